@@ -1,0 +1,10 @@
+package org.logbase.common;
+
+/** A request named a column that no column group of the table declares. */
+public class ColumnNotInSchemaException extends LogBaseException {
+  private static final long serialVersionUID = 1L;
+
+  public ColumnNotInSchemaException(String table, String column) {
+    super("column '" + column + "' is not in the schema of table '" + table + "'");
+  }
+}

@@ -1,0 +1,14 @@
+package org.logbase.common;
+
+/**
+ * The server's log cannot persist writes any more (an append or flush failed, and so did the retry
+ * on a fresh segment). The server stops accepting writes rather than acknowledge what it could not
+ * persist; nothing acknowledged before is affected.
+ */
+public class LogUnavailableException extends LogBaseException {
+  private static final long serialVersionUID = 1L;
+
+  public LogUnavailableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

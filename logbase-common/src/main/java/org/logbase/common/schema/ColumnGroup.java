@@ -1,0 +1,27 @@
+package org.logbase.common.schema;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A named set of columns stored together: one index per (tablet, column group), one log record per
+ * write of a row's columns in the group.
+ *
+ * @param id stable numeric id written into every log record of the group
+ * @param name unique within the table
+ * @param columns column names, unique within the whole table
+ */
+public record ColumnGroup(int id, String name, List<String> columns) {
+  public ColumnGroup {
+    Objects.requireNonNull(name, "name");
+    SchemaNames.check("column group", name);
+    columns = List.copyOf(columns);
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("column group '" + name + "' has no columns");
+    }
+    columns.forEach(c -> SchemaNames.check("column", c));
+    if (id < 0) {
+      throw new IllegalArgumentException("column group id must be >= 0: " + id);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package org.logbase.common.schema;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.logbase.common.ColumnNotInSchemaException;
+
+/**
+ * A table: a name, a numeric id written into log records, and its column groups. Column names are
+ * unique across the table, so a column alone names its group.
+ */
+public final class TableSchema {
+  private final String name;
+  private final int id;
+  private final List<ColumnGroup> groups;
+  private final Map<String, ColumnGroup> groupOfColumn = new HashMap<>();
+  private final Map<Integer, ColumnGroup> groupById = new HashMap<>();
+
+  public TableSchema(String name, int id, List<ColumnGroup> groups) {
+    SchemaNames.check("table", name);
+    if (groups.isEmpty()) {
+      throw new IllegalArgumentException("table '" + name + "' needs at least one column group");
+    }
+    this.name = name;
+    this.id = id;
+    this.groups = List.copyOf(groups);
+    Set<String> groupNames = new HashSet<>();
+    for (ColumnGroup g : this.groups) {
+      if (!groupNames.add(g.name()) || groupById.put(g.id(), g) != null) {
+        throw new IllegalArgumentException(
+            "table '" + name + "': duplicate column group name or id: " + g.name() + "/" + g.id());
+      }
+      for (String c : g.columns()) {
+        if (groupOfColumn.put(c, g) != null) {
+          throw new IllegalArgumentException(
+              "table '" + name + "': column '" + c + "' appears in more than one column group");
+        }
+      }
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public List<ColumnGroup> columnGroups() {
+    return groups;
+  }
+
+  /** The group holding {@code column}; throws the user-facing error when the schema lacks it. */
+  public ColumnGroup groupOf(String column) {
+    ColumnGroup g = groupOfColumn.get(column);
+    if (g == null) {
+      throw new ColumnNotInSchemaException(name, column);
+    }
+    return g;
+  }
+
+  public Optional<ColumnGroup> groupById(int groupId) {
+    return Optional.ofNullable(groupById.get(groupId));
+  }
+
+  @Override
+  public String toString() {
+    return "TableSchema{" + name + "#" + id + ", " + groups + "}";
+  }
+}

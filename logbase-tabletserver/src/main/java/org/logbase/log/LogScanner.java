@@ -1,0 +1,55 @@
+package org.logbase.log;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Reads the whole log, or its tail from a position, segment after segment, in log order. */
+public final class LogScanner {
+  /** Receives each valid record in log order. */
+  @FunctionalInterface
+  public interface RecordSink {
+    void accept(AppendedRecord record) throws IOException;
+  }
+
+  /** What a scan read. */
+  public record Result(long records, long bytes, long maxLsn, long maxTimestamp, int segments) {}
+
+  private LogScanner() {}
+
+  /**
+   * Scans every segment at or after {@code from}: records of {@code from.segment()} from its offset,
+   * later segments from their start. Damage is reported to {@code damage}; scanning continues with
+   * the next segment after a torn tail (a writer that rolled after a failure leaves one behind).
+   */
+  public static Result scan(
+      FileSystem fs, Path dir, LogPosition from, int maxFrameBytes, Consumer<LogDamage> damage, RecordSink sink)
+      throws IOException {
+    List<Long> segments = SegmentFiles.list(fs, dir);
+    long count = 0;
+    long bytes = 0;
+    long maxLsn = 0;
+    long maxTs = 0;
+    int read = 0;
+    for (long seg : segments) {
+      if (seg < from.segment()) {
+        continue;
+      }
+      long offset = seg == from.segment() ? from.offset() : 0;
+      read++;
+      try (SegmentScanner s = SegmentScanner.open(fs, dir, seg, offset, maxFrameBytes, damage)) {
+        AppendedRecord r;
+        while ((r = s.next()) != null) {
+          count++;
+          bytes += r.frameLength();
+          maxLsn = Math.max(maxLsn, r.record().lsn());
+          maxTs = Math.max(maxTs, r.record().timestamp());
+          sink.accept(r);
+        }
+      }
+    }
+    return new Result(count, bytes, maxLsn, maxTs, read);
+  }
+}

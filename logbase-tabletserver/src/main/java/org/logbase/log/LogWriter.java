@@ -1,0 +1,385 @@
+package org.logbase.log;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.FaultInjector;
+import org.logbase.common.LogUnavailableException;
+import org.logbase.common.ValueTooLargeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends records to the log with group commit: callers enqueue requests; one writer thread takes
+ * everything queued (up to a batch size), writes it, flushes once, hands the durable records to the
+ * {@link Listener} and only then completes the callers' futures. Nothing is acknowledged before the
+ * flush that covers it returned.
+ *
+ * <p>If a write or flush fails, the writer abandons the segment, opens a new one and writes the
+ * whole unacknowledged batch again (same LSNs; replay skips the duplicates). If that fails too, the
+ * log stops accepting writes: every pending and later request fails with {@link
+ * LogUnavailableException}.
+ *
+ * <p>Every writer starts a new segment: segments of an earlier incarnation are never appended to.
+ */
+public final class LogWriter implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(LogWriter.class);
+  private static final int STREAM_BUFFER_BYTES = 256 << 10;
+  private static final long BLOCK_ROUNDING = 1L << 20;
+
+  /** Called on the writer thread for every durable batch, before any of it is acknowledged. */
+  @FunctionalInterface
+  public interface Listener {
+    /**
+     * @param records the batch, in log order
+     * @param end the log position just after the batch: replaying from there skips all of it
+     */
+    void onDurable(List<AppendedRecord> records, LogPosition end);
+  }
+
+  private static final class Request {
+    final List<LogRecord> records;
+    final byte[][] frames;
+    final boolean sync;
+    final long bytes;
+    final CompletableFuture<List<AppendedRecord>> done = new CompletableFuture<>();
+
+    Request(List<LogRecord> records, byte[][] frames, boolean sync, long bytes) {
+      this.records = records;
+      this.frames = frames;
+      this.sync = sync;
+      this.bytes = bytes;
+    }
+  }
+
+  private static final Request CLOSE = new Request(List.of(), new byte[0][], false, 0);
+
+  private final FileSystem fs;
+  private final Path dir;
+  private final LogConfig config;
+  private final Listener listener;
+  private final FaultInjector faults;
+  private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
+  private final Object stateLock = new Object();
+  private final Thread thread;
+
+  // Guarded by stateLock for writes; read without it for a fast refusal.
+  private volatile boolean closed;
+  private volatile Throwable failure;
+
+  // Writer-thread state.
+  private long nextLsn;
+  private long segment;
+  private FSDataOutputStream out;
+
+  // Statistics, written by the writer thread only.
+  private volatile long batches;
+  private volatile long records;
+  private volatile long bytes;
+  private volatile long syncs;
+  private volatile long rolls;
+  private volatile long retries;
+
+  private LogWriter(
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment, Listener listener,
+      FaultInjector faults) {
+    this.fs = fs;
+    this.dir = dir;
+    this.config = config;
+    this.listener = listener;
+    this.faults = faults;
+    this.nextLsn = firstLsn;
+    this.segment = firstSegment - 1;
+    this.thread = new Thread(this::run, "log-writer-" + dir.getName());
+    this.thread.setDaemon(true);
+  }
+
+  /**
+   * Opens a writer that continues the log in {@code dir} with a new segment numbered after every
+   * existing one.
+   *
+   * @param firstLsn the LSN of the first record this writer appends (one above the highest in the
+   *     log)
+   */
+  public static LogWriter open(
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, Listener listener, FaultInjector faults)
+      throws IOException {
+    fs.mkdirs(dir);
+    List<Long> existing = SegmentFiles.list(fs, dir);
+    long first = existing.isEmpty() ? 1 : existing.get(existing.size() - 1) + 1;
+    LogWriter w = new LogWriter(fs, dir, config, firstLsn, first, listener, faults);
+    w.openNextSegment();
+    w.thread.start();
+    return w;
+  }
+
+  /**
+   * Appends records as one unit of group commit: they land contiguously, in order, in one flush.
+   *
+   * @return completes with the records' places once durable, or exceptionally with {@link
+   *     LogUnavailableException}
+   */
+  public CompletableFuture<List<AppendedRecord>> append(List<LogRecord> recs, Durability durability) {
+    byte[][] frames = new byte[recs.size()][];
+    long total = 0;
+    for (int i = 0; i < frames.length; i++) {
+      frames[i] = RecordCodec.encode(recs.get(i));
+      if (frames[i].length > config.maxFrameBytes()) {
+        return CompletableFuture.failedFuture(
+            new ValueTooLargeException("log record", frames[i].length, config.maxFrameBytes()));
+      }
+      total += frames[i].length;
+    }
+    Request r = new Request(recs, frames, durability == Durability.HSYNC, total);
+    synchronized (stateLock) {
+      if (failure != null) {
+        return CompletableFuture.failedFuture(unavailable());
+      }
+      if (closed) {
+        return CompletableFuture.failedFuture(new LogUnavailableException("the log is closed", null));
+      }
+      queue.add(r);
+    }
+    return r.done;
+  }
+
+  /** Whether the log has stopped accepting writes after a failed retry. */
+  public boolean isFailed() {
+    return failure != null;
+  }
+
+  public LogStats stats() {
+    return new LogStats(batches, records, bytes, syncs, rolls, retries);
+  }
+
+  /** The segment currently written to. */
+  public long currentSegment() {
+    return segment;
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  /** Writes out everything queued so far, then closes the current segment. */
+  @Override
+  public void close() throws IOException {
+    synchronized (stateLock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      queue.add(CLOSE);
+    }
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while closing the log");
+    }
+    if (out != null) {
+      out.close();
+    }
+  }
+
+  private void run() {
+    List<Request> batch = new ArrayList<>();
+    while (true) {
+      batch.clear();
+      Request first;
+      try {
+        first = queue.take();
+      } catch (InterruptedException e) {
+        LOG.error("log writer interrupted; stopping writes");
+        stopWrites(e);
+        return;
+      }
+      boolean closeSeen = first == CLOSE;
+      long batchBytes = 0;
+      if (!closeSeen) {
+        batch.add(first);
+        batchBytes = first.bytes;
+      }
+      while (!closeSeen && batchBytes < config.maxBatchBytes()) {
+        Request next = queue.poll();
+        if (next == null) {
+          break;
+        }
+        if (next == CLOSE) {
+          closeSeen = true;
+        } else {
+          batch.add(next);
+          batchBytes += next.bytes;
+        }
+      }
+      if (!batch.isEmpty()) {
+        if (failure != null) {
+          batch.forEach(r -> r.done.completeExceptionally(unavailable()));
+        } else {
+          process(batch);
+        }
+      }
+      if (closeSeen) {
+        return;
+      }
+    }
+  }
+
+  private void process(List<Request> batch) {
+    boolean sync = false;
+    int count = 0;
+    for (Request r : batch) {
+      for (byte[] f : r.frames) {
+        RecordCodec.seal(f, nextLsn + count);
+        count++;
+      }
+      sync |= r.sync;
+    }
+    long firstLsn = nextLsn;
+    nextLsn += count;
+    List<AppendedRecord> all;
+    try {
+      all = writeAndFlush(batch, firstLsn, count, sync);
+    } catch (IOException first) {
+      LOG.warn("writing {} records to segment {} failed; retrying them on a new segment", count, segment, first);
+      retries++;
+      try {
+        abandonSegment();
+        openNextSegment();
+        all = writeAndFlush(batch, firstLsn, count, sync);
+      } catch (IOException second) {
+        second.addSuppressed(first);
+        stopWrites(second);
+        batch.forEach(r -> r.done.completeExceptionally(unavailable()));
+        return;
+      }
+    }
+    LogPosition end;
+    try {
+      end = new LogPosition(segment, out.getPos());
+      listener.onDurable(all, end);
+    } catch (RuntimeException e) {
+      // Durable but not applied: the caller must not believe the write is visible.
+      LOG.error("applying a durable batch failed", e);
+      batch.forEach(r -> r.done.completeExceptionally(e));
+      return;
+    }
+    int i = 0;
+    for (Request r : batch) {
+      r.done.complete(all.subList(i, i + r.frames.length));
+      i += r.frames.length;
+    }
+    batches++;
+    records += count;
+    if (end.offset() >= config.segmentBytes()) {
+      roll();
+    }
+  }
+
+  private List<AppendedRecord> writeAndFlush(List<Request> batch, long firstLsn, int count, boolean sync)
+      throws IOException {
+    if (out == null) {
+      throw new IOException("no open segment (opening one failed earlier)");
+    }
+    List<AppendedRecord> all = new ArrayList<>(count);
+    long lsn = firstLsn;
+    long written = 0;
+    for (Request r : batch) {
+      for (int j = 0; j < r.frames.length; j++) {
+        if (faults.enabled() && all.size() == count / 2 && count > 1) {
+          // For crash tests: half the batch reaches the file system, the rest never does.
+          out.hflush();
+          faults.at("log.mid-batch");
+        }
+        byte[] f = r.frames[j];
+        long pos = out.getPos();
+        out.write(f);
+        written += f.length;
+        all.add(new AppendedRecord(r.records.get(j).withLsn(lsn++), LogPointer.pointer(segment, pos), f.length));
+      }
+    }
+    if (sync) {
+      out.hsync();
+      syncs++;
+    } else {
+      out.hflush();
+    }
+    bytes += written;
+    faults.at("log.after-flush");
+    return all;
+  }
+
+  private void roll() {
+    try {
+      out.close();
+    } catch (IOException e) {
+      // Everything in it was flushed and acknowledged already; a failed close loses nothing.
+      LOG.warn("closing full segment {} failed", segment, e);
+    }
+    out = null;
+    try {
+      openNextSegment();
+      rolls++;
+      faults.at("log.roll");
+    } catch (IOException e) {
+      // The next batch finds no open segment and goes through the retry path.
+      LOG.warn("opening segment {} failed; the next write will retry", segment, e);
+    }
+  }
+
+  private void abandonSegment() {
+    if (out == null) {
+      return;
+    }
+    try {
+      out.close();
+    } catch (IOException e) {
+      LOG.warn("closing failed segment {} failed too (expected after a write error)", segment, e);
+    }
+    out = null;
+  }
+
+  private void openNextSegment() throws IOException {
+    segment++;
+    Path p = SegmentFiles.path(dir, segment);
+    long blockSize = Math.max(fs.getDefaultBlockSize(p),
+        (config.segmentBytes() + config.maxBatchBytes() + BLOCK_ROUNDING - 1) / BLOCK_ROUNDING * BLOCK_ROUNDING);
+    FSDataOutputStream s = fs.create(p, false, STREAM_BUFFER_BYTES, fs.getDefaultReplication(p), blockSize);
+    s.write(SegmentFiles.header(segment));
+    s.hflush();
+    out = s;
+    LOG.info("log segment {} opened: {}", segment, p);
+  }
+
+  private void stopWrites(Throwable cause) {
+    synchronized (stateLock) {
+      if (failure == null) {
+        failure = cause;
+      }
+    }
+    LOG.error("the log stopped accepting writes: {}", String.valueOf(cause), cause);
+    List<Request> left = new ArrayList<>();
+    queue.drainTo(left);
+    for (Request r : left) {
+      if (r == CLOSE) {
+        queue.add(CLOSE);
+      } else {
+        r.done.completeExceptionally(unavailable());
+      }
+    }
+  }
+
+  private LogUnavailableException unavailable() {
+    return new LogUnavailableException(
+        "the log in " + dir + " stopped accepting writes after a failed append and a failed retry on"
+            + " a new segment: " + failure, failure);
+  }
+}

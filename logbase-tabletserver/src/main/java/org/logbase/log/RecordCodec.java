@@ -1,0 +1,173 @@
+package org.logbase.log;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.logbase.common.CorruptRecordException;
+
+/**
+ * Encodes and decodes record frames (format version 1, docs/log-format.md):
+ *
+ * <pre>
+ *   frame  = bodyLength:u32  crc:u32  body
+ *   crc    = CRC32C(bodyLength bytes, body)
+ *   body   = version:u8=1 type:u8 flags:u16 lsn:i64 timestamp:i64 txnId:i64
+ *            tableId:i32 tabletId:i32 columnGroupId:i32
+ *            keyLength:varint key columnCount:varint (nameLength:varint name valueLength:varint value)*
+ * </pre>
+ *
+ * All integers big-endian. The CRC covers the length field too, so a damaged length is caught
+ * rather than trusted.
+ */
+public final class RecordCodec {
+  public static final byte FORMAT_VERSION = 1;
+  public static final int FRAME_HEADER_BYTES = 8;
+  static final int FIXED_BODY_BYTES = 1 + 1 + 2 + 8 + 8 + 8 + 4 + 4 + 4;
+  /** Smallest possible frame: fixed fields, empty key (1 varint byte), no columns (1 varint byte). */
+  public static final int MIN_FRAME_BYTES = FRAME_HEADER_BYTES + FIXED_BODY_BYTES + 2;
+  private static final int LSN_OFFSET = FRAME_HEADER_BYTES + 4;
+
+  private RecordCodec() {}
+
+  /** Encodes a whole frame; the LSN and CRC are filled in later by {@link #seal}. */
+  public static byte[] encode(LogRecord r) {
+    byte[][] names = new byte[r.columns().size()][];
+    int bodyLength = FIXED_BODY_BYTES + varintSize(r.key().length) + r.key().length
+        + varintSize(names.length);
+    for (int i = 0; i < names.length; i++) {
+      LogRecord.Column c = r.columns().get(i);
+      names[i] = c.name().getBytes(StandardCharsets.UTF_8);
+      bodyLength += varintSize(names[i].length) + names[i].length
+          + varintSize(c.value().length) + c.value().length;
+    }
+    byte[] frame = new byte[FRAME_HEADER_BYTES + bodyLength];
+    ByteBuffer b = ByteBuffer.wrap(frame);
+    b.putInt(bodyLength).putInt(0);
+    b.put(FORMAT_VERSION).put(r.type().code()).putShort((short) 0);
+    b.putLong(r.lsn()).putLong(r.timestamp()).putLong(r.txnId());
+    b.putInt(r.tableId()).putInt(r.tabletId()).putInt(r.columnGroupId());
+    putBytes(b, r.key());
+    putVarint(b, names.length);
+    for (int i = 0; i < names.length; i++) {
+      putBytes(b, names[i]);
+      putBytes(b, r.columns().get(i).value());
+    }
+    return frame;
+  }
+
+  /** Writes the LSN into an encoded frame and computes its CRC; the frame is then final. */
+  public static void seal(byte[] frame, long lsn) {
+    ByteBuffer.wrap(frame).putLong(LSN_OFFSET, lsn);
+    ByteBuffer.wrap(frame).putInt(4, crc(frame, 0, frame.length));
+  }
+
+  /** Body length a frame header claims (unchecked). */
+  public static int bodyLength(byte[] buf, int offset) {
+    return ByteBuffer.wrap(buf).getInt(offset);
+  }
+
+  /** Whether the frame at {@code offset} (whole frame present in buf) has a valid CRC and version. */
+  public static boolean isValid(byte[] buf, int offset, int frameLength) {
+    int stored = ByteBuffer.wrap(buf).getInt(offset + 4);
+    return stored == crc(buf, offset, frameLength) && buf[offset + FRAME_HEADER_BYTES] == FORMAT_VERSION;
+  }
+
+  /**
+   * Decodes one frame, checking its CRC first.
+   *
+   * @throws CorruptRecordException if the checksum fails or the body does not parse; {@code where}
+   *     names the place in the message
+   */
+  public static LogRecord decode(byte[] buf, int offset, int frameLength, String where) {
+    if (frameLength < MIN_FRAME_BYTES || bodyLength(buf, offset) != frameLength - FRAME_HEADER_BYTES) {
+      throw new CorruptRecordException("corrupt log record at " + where + ": bad frame length");
+    }
+    if (!isValid(buf, offset, frameLength)) {
+      throw new CorruptRecordException("corrupt log record at " + where + ": CRC32C mismatch");
+    }
+    try {
+      ByteBuffer b = ByteBuffer.wrap(buf, offset + FRAME_HEADER_BYTES, frameLength - FRAME_HEADER_BYTES);
+      b.get(); // version, checked above
+      RecordType type = RecordType.fromCode(b.get());
+      b.getShort();
+      long lsn = b.getLong();
+      long ts = b.getLong();
+      long txn = b.getLong();
+      int table = b.getInt();
+      int tablet = b.getInt();
+      int group = b.getInt();
+      byte[] key = getBytes(b);
+      int n = getVarint(b);
+      if (type == null || n < 0 || n > b.remaining()) {
+        throw new CorruptRecordException("corrupt log record at " + where + ": unknown type or column count");
+      }
+      List<LogRecord.Column> cols = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        String name = new String(getBytes(b), StandardCharsets.UTF_8);
+        cols.add(new LogRecord.Column(name, getBytes(b)));
+      }
+      if (b.hasRemaining()) {
+        throw new CorruptRecordException("corrupt log record at " + where + ": trailing bytes");
+      }
+      return new LogRecord(type, lsn, ts, txn, table, tablet, group, key, cols);
+    } catch (RuntimeException e) {
+      if (e instanceof CorruptRecordException) {
+        throw e;
+      }
+      throw new CorruptRecordException("corrupt log record at " + where + ": " + e);
+    }
+  }
+
+  static int crc(byte[] frame, int offset, int frameLength) {
+    CRC32C c = new CRC32C();
+    c.update(frame, offset, 4);
+    c.update(frame, offset + FRAME_HEADER_BYTES, frameLength - FRAME_HEADER_BYTES);
+    return (int) c.getValue();
+  }
+
+  private static void putBytes(ByteBuffer b, byte[] v) {
+    putVarint(b, v.length);
+    b.put(v);
+  }
+
+  private static byte[] getBytes(ByteBuffer b) {
+    int n = getVarint(b);
+    if (n < 0 || n > b.remaining()) {
+      throw new IllegalStateException("length " + n + " beyond the record");
+    }
+    byte[] v = new byte[n];
+    b.get(v);
+    return v;
+  }
+
+  static int varintSize(int v) {
+    int n = 1;
+    while ((v & ~0x7f) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
+  private static void putVarint(ByteBuffer b, int v) {
+    while ((v & ~0x7f) != 0) {
+      b.put((byte) ((v & 0x7f) | 0x80));
+      v >>>= 7;
+    }
+    b.put((byte) v);
+  }
+
+  private static int getVarint(ByteBuffer b) {
+    int v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      byte x = b.get();
+      v |= (x & 0x7f) << shift;
+      if (x >= 0) {
+        return v;
+      }
+    }
+    throw new IllegalStateException("varint too long");
+  }
+}

@@ -1,0 +1,39 @@
+package org.logbase.recovery;
+
+import java.util.List;
+import org.logbase.log.LogDamage;
+import org.logbase.log.LogPosition;
+
+/**
+ * What recovery did, for the log and for the operator.
+ *
+ * @param checkpointsLoaded (tablet, column group) indexes that started from a checkpoint
+ * @param checkpointEntries index entries loaded from checkpoints
+ * @param replayFrom where log replay started
+ * @param recordsReplayed valid records read from the log tail
+ * @param applied index entries installed by replay
+ * @param undecidedDropped records of transactions with no COMMIT in the log, left out of the indexes
+ * @param unknownTablet records of tablets this server does not serve, skipped
+ * @param damage torn tails and corrupt stretches met in the log
+ * @param problems checkpoints that could not be used, and why
+ */
+public record RecoveryReport(
+    int checkpointsLoaded, long checkpointEntries, LogPosition replayFrom, long recordsReplayed,
+    long bytesReplayed, long applied, long undecidedDropped, long unknownTablet, List<LogDamage> damage,
+    List<String> problems, long checkpointMillis, long replayMillis) {
+
+  public long totalMillis() {
+    return checkpointMillis + replayMillis;
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        "recovery: %d checkpoints (%d entries) in %d ms; replayed %d records (%.1f MB) from segment %d offset %d"
+            + " in %d ms; %d index entries applied, %d undecided records dropped, %d for other tablets;"
+            + " %d damaged stretches, %d unusable checkpoints",
+        checkpointsLoaded, checkpointEntries, checkpointMillis, recordsReplayed, bytesReplayed / 1e6,
+        replayFrom.segment(), replayFrom.offset(), replayMillis, applied, undecidedDropped, unknownTablet,
+        damage.size(), problems.size());
+  }
+}

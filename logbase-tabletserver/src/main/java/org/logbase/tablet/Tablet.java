@@ -1,0 +1,306 @@
+package org.logbase.tablet;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.logbase.common.Bytes;
+import org.logbase.common.KeyOutOfRangeException;
+import org.logbase.common.ValueTooLargeException;
+import org.logbase.common.schema.ColumnGroup;
+import org.logbase.common.schema.TableSchema;
+import org.logbase.index.IndexCursor;
+import org.logbase.log.Durability;
+import org.logbase.log.LogPointer;
+import org.logbase.log.LogRecord;
+
+/**
+ * A key range of a table, served from one multiversion index per column group and the shared log.
+ *
+ * <p>Writes are blind and append-only: a put writes one record per column group it touches, a
+ * delete a tombstone per column group; several records of one write commit atomically (they share
+ * a group id and end with a COMMIT record in the same flush). Reads merge a column group's versions
+ * newest first until every requested column is found or a tombstone ends the row.
+ */
+public final class Tablet {
+  private final TabletDescriptor descriptor;
+  private final TableSchema schema;
+  private final GroupIndex[] groups;
+  private final RecordStore store;
+  private final TimestampSource clock;
+  private final TabletLimits limits;
+
+  /** @param groups group indexes by column-group id (array index = id; ids without a group are null) */
+  public Tablet(
+      TabletDescriptor descriptor, GroupIndex[] groups, RecordStore store, TimestampSource clock, TabletLimits limits) {
+    this.descriptor = descriptor;
+    this.schema = descriptor.schema();
+    this.groups = groups.clone();
+    this.store = store;
+    this.clock = clock;
+    this.limits = limits;
+  }
+
+  public TabletDescriptor descriptor() {
+    return descriptor;
+  }
+
+  /**
+   * Writes the given columns of a row (any subset of any column groups) as one new version.
+   *
+   * @return the version's timestamp; the write is durable when this returns
+   */
+  public long put(byte[] key, Map<String, byte[]> columns, Durability durability) throws IOException {
+    checkKey(key);
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("a put needs at least one column");
+    }
+    Map<ColumnGroup, List<LogRecord.Column>> byGroup = new LinkedHashMap<>();
+    for (Map.Entry<String, byte[]> e : columns.entrySet()) {
+      byte[] v = e.getValue();
+      if (v == null) {
+        throw new IllegalArgumentException("column '" + e.getKey() + "' has a null value; use delete");
+      }
+      if (v.length > limits.maxValueBytes()) {
+        throw new ValueTooLargeException("value of column '" + e.getKey() + "'", v.length, limits.maxValueBytes());
+      }
+      byGroup.computeIfAbsent(schema.groupOf(e.getKey()), g -> new ArrayList<>())
+          .add(new LogRecord.Column(e.getKey(), v));
+    }
+    long ts = clock.next();
+    long txn = byGroup.size() > 1 ? ts : 0;
+    List<LogRecord> records = new ArrayList<>(byGroup.size() + 1);
+    byGroup.forEach((g, cols) -> records.add(
+        LogRecord.data(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key, cols)));
+    commitAtomically(records, ts, txn, durability);
+    return ts;
+  }
+
+  /** Deletes the row in every column group as of a new timestamp; older snapshots still see it. */
+  public long delete(byte[] key, Durability durability) throws IOException {
+    checkKey(key);
+    long ts = clock.next();
+    List<ColumnGroup> all = schema.columnGroups();
+    long txn = all.size() > 1 ? ts : 0;
+    List<LogRecord> records = new ArrayList<>(all.size() + 1);
+    for (ColumnGroup g : all) {
+      records.add(LogRecord.tombstone(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key));
+    }
+    commitAtomically(records, ts, txn, durability);
+    return ts;
+  }
+
+  private void commitAtomically(List<LogRecord> records, long ts, long txn, Durability durability)
+      throws IOException {
+    if (txn != 0) {
+      records.add(LogRecord.commit(ts, txn));
+    }
+    store.appendAndWait(records, durability);
+  }
+
+  /**
+   * Reads a row as of {@code asOf} (use {@link org.logbase.common.HybridTimestamp#LATEST} for the
+   * newest).
+   *
+   * @param columns the columns to return; null for all
+   * @return the row, or null if it has no visible column
+   */
+  public Row get(byte[] key, Collection<String> columns, long asOf) throws IOException {
+    checkKey(key);
+    TreeMap<String, Cell> cells = new TreeMap<>();
+    for (Map.Entry<ColumnGroup, Set<String>> e : wanted(columns).entrySet()) {
+      IndexCursor c = index(e.getKey()).versions(key, asOf);
+      merge(c, e.getValue(), cells);
+    }
+    return cells.isEmpty() ? null : new Row(key, cells);
+  }
+
+  /**
+   * Rows with startInclusive <= key < endExclusive (null = the tablet's bound), in key order, as of
+   * {@code asOf}; deleted rows and rows without a requested column are left out.
+   *
+   * @param limit at most this many rows; 0 or less for no limit
+   */
+  public List<Row> scan(byte[] startInclusive, byte[] endExclusive, Collection<String> columns, long asOf, int limit)
+      throws IOException {
+    byte[] start = maxStart(startInclusive, descriptor.startKey());
+    byte[] end = minEnd(endExclusive, descriptor.endKey());
+    List<Row> out = new ArrayList<>();
+    if (start != null && end != null && Bytes.compare(start, end) >= 0) {
+      return out;
+    }
+    Map<ColumnGroup, Set<String>> wanted = wanted(columns);
+    List<GroupScan> scans = new ArrayList<>();
+    for (Map.Entry<ColumnGroup, Set<String>> e : wanted.entrySet()) {
+      scans.add(new GroupScan(index(e.getKey()).range(start, end), e.getValue(), asOf));
+    }
+    while (limit <= 0 || out.size() < limit) {
+      byte[] next = null;
+      for (GroupScan s : scans) {
+        byte[] k = s.peekKey();
+        if (k != null && (next == null || Bytes.compare(k, next) < 0)) {
+          next = k;
+        }
+      }
+      if (next == null) {
+        break;
+      }
+      TreeMap<String, Cell> cells = new TreeMap<>();
+      for (GroupScan s : scans) {
+        byte[] k = s.peekKey();
+        if (k != null && Bytes.compare(k, next) == 0) {
+          s.readRow(cells);
+        }
+      }
+      if (!cells.isEmpty()) {
+        out.add(new Row(next, cells));
+      }
+    }
+    return out;
+  }
+
+  /** Versions of a row in one column group with timestamp <= asOf, newest first. */
+  public List<Version> versions(byte[] key, String columnGroup, long asOf, int maxVersions) throws IOException {
+    checkKey(key);
+    ColumnGroup g = schema.columnGroups().stream()
+        .filter(x -> x.name().equals(columnGroup))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(
+            "table '" + schema.name() + "' has no column group '" + columnGroup + "'"));
+    IndexCursor c = index(g).versions(key, asOf);
+    List<Version> out = new ArrayList<>();
+    while ((maxVersions <= 0 || out.size() < maxVersions) && c.next()) {
+      if (LogPointer.isTombstone(c.meta())) {
+        out.add(new Version(c.timestamp(), true, Map.of()));
+        continue;
+      }
+      LogRecord r = store.fetch(c.pointer(), c.meta());
+      Map<String, byte[]> cols = new LinkedHashMap<>();
+      r.columns().forEach(col -> cols.put(col.name(), col.value()));
+      out.add(new Version(c.timestamp(), false, cols));
+    }
+    return out;
+  }
+
+  /** Reads versions from the cursor (one row, newest first) until all wanted columns are found or a tombstone. */
+  private void merge(IndexCursor c, Set<String> wanted, Map<String, Cell> out) throws IOException {
+    Set<String> missing = new HashSet<>(wanted);
+    while (!missing.isEmpty() && c.next()) {
+      if (LogPointer.isTombstone(c.meta())) {
+        return;
+      }
+      collect(store.fetch(c.pointer(), c.meta()), c.timestamp(), missing, out);
+    }
+  }
+
+  /** Moves the columns of {@code r} that are still missing into {@code out}. */
+  private static void collect(LogRecord r, long ts, Set<String> missing, Map<String, Cell> out) {
+    for (LogRecord.Column col : r.columns()) {
+      if (missing.remove(col.name())) {
+        out.put(col.name(), new Cell(col.value(), ts));
+      }
+    }
+  }
+
+  /** Walks one column group's index in key order, resolving each row as of a timestamp. */
+  private final class GroupScan {
+    private final IndexCursor cursor;
+    private final Set<String> wanted;
+    private final long asOf;
+    private boolean has;
+
+    GroupScan(IndexCursor cursor, Set<String> wanted, long asOf) {
+      this.cursor = cursor;
+      this.wanted = wanted;
+      this.asOf = asOf;
+      this.has = cursor.next();
+    }
+
+    byte[] peekKey() {
+      return has ? cursor.key() : null;
+    }
+
+    /** Resolves the row at the cursor into {@code out} and moves past all its versions. */
+    void readRow(Map<String, Cell> out) throws IOException {
+      byte[] key = cursor.key();
+      Set<String> missing = new HashSet<>(wanted);
+      boolean done = false;
+      while (has && Bytes.compare(cursor.key(), key) == 0) {
+        if (!done && cursor.timestamp() <= asOf) {
+          if (LogPointer.isTombstone(cursor.meta())) {
+            done = true;
+          } else {
+            collect(store.fetch(cursor.pointer(), cursor.meta()), cursor.timestamp(), missing, out);
+            done = missing.isEmpty();
+          }
+        }
+        has = cursor.next();
+      }
+    }
+  }
+
+  private Map<ColumnGroup, Set<String>> wanted(Collection<String> columns) {
+    Map<ColumnGroup, Set<String>> out = new LinkedHashMap<>();
+    if (columns == null) {
+      for (ColumnGroup g : schema.columnGroups()) {
+        out.put(g, new HashSet<>(g.columns()));
+      }
+      return out;
+    }
+    for (String c : columns) {
+      out.computeIfAbsent(schema.groupOf(c), g -> new HashSet<>()).add(c);
+    }
+    return out;
+  }
+
+  private GroupIndex groupIndex(ColumnGroup g) {
+    return groups[g.id()];
+  }
+
+  private org.logbase.index.MultiVersionIndex index(ColumnGroup g) {
+    return groupIndex(g).index();
+  }
+
+  private void checkKey(byte[] key) {
+    if (key == null || key.length == 0) {
+      throw new IllegalArgumentException("row key must not be empty");
+    }
+    if (key.length > limits.maxKeyBytes()) {
+      throw new ValueTooLargeException("row key", key.length, limits.maxKeyBytes());
+    }
+    if (!descriptor.contains(key)) {
+      throw new KeyOutOfRangeException(
+          "row " + Bytes.toStringBinary(key) + " is outside tablet " + descriptor);
+    }
+  }
+
+  private static byte[] maxStart(byte[] a, byte[] b) {
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return Bytes.compare(a, b) >= 0 ? a : b;
+  }
+
+  private static byte[] minEnd(byte[] a, byte[] b) {
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return Bytes.compare(a, b) <= 0 ? a : b;
+  }
+
+  @Override
+  public String toString() {
+    return "Tablet " + descriptor;
+  }
+}

@@ -1,0 +1,149 @@
+package org.logbase.log;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.common.FaultInjector;
+import org.logbase.common.LogUnavailableException;
+import org.logbase.testing.FlakyFileSystem;
+
+class LogWriterTest {
+  @TempDir Path tmp;
+  FlakyFileSystem fs;
+  org.apache.hadoop.fs.Path dir;
+  final List<AppendedRecord> applied = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fs = new FlakyFileSystem(LogFileSystems.open(URI.create("file:///"), new Configuration()));
+    dir = new org.apache.hadoop.fs.Path(tmp.toUri().toString(), "log");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fs.close();
+  }
+
+  static LogRecord rec(int i) {
+    return LogRecord.data(1000 + i, 0, 1, 0, 0, ("key" + i).getBytes(StandardCharsets.UTF_8),
+        List.of(new LogRecord.Column("v", ("value" + i).getBytes(StandardCharsets.UTF_8))));
+  }
+
+  LogWriter open(LogConfig config) throws Exception {
+    return LogWriter.open(fs, dir, config, 1, (batch, end) -> {
+      synchronized (applied) {
+        applied.addAll(batch);
+      }
+    }, FaultInjector.NONE);
+  }
+
+  @Test
+  void concurrentWritersShareFlushesAndEveryRecordIsReadableWhereItWasAcknowledged() throws Exception {
+    int threads = 8;
+    int perThread = 300;
+    List<AppendedRecord> acked = java.util.Collections.synchronizedList(new ArrayList<>());
+    try (LogWriter w = open(LogConfig.DEFAULT.withSegmentBytes(64 << 10))) {
+      List<Thread> ts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int base = t * perThread;
+        Thread th = new Thread(() -> {
+          for (int i = 0; i < perThread; i++) {
+            acked.addAll(w.append(List.of(rec(base + i)), Durability.HFLUSH).join());
+          }
+        });
+        ts.add(th);
+        th.start();
+      }
+      for (Thread th : ts) {
+        th.join(TimeUnit.SECONDS.toMillis(60));
+        assertTrue(!th.isAlive(), "writer thread finished");
+      }
+      LogStats s = w.stats();
+      assertEquals(threads * perThread, s.records());
+      assertTrue(s.batches() < s.records(), "group commit put several records in a flush: " + s);
+      assertTrue(s.rolls() > 0, "small segments rolled: " + s);
+    }
+    assertEquals(threads * perThread, acked.size());
+    assertEquals(acked.size(), applied.size(), "the listener saw every record before its ack");
+
+    try (RecordReader reader = new RecordReader(fs, dir)) {
+      for (AppendedRecord a : acked) {
+        LogRecord back = reader.read(a.pointer(), a.frameLength());
+        assertEquals(a.record().lsn(), back.lsn());
+        assertEquals(new String(a.record().key(), StandardCharsets.UTF_8), new String(back.key(), StandardCharsets.UTF_8));
+      }
+    }
+    Map<Long, LogRecord> byLsn = new TreeMap<>();
+    LogScanner.scan(fs, dir, LogPosition.START, LogConfig.DEFAULT.maxFrameBytes(),
+        d -> { throw new AssertionError("no damage expected: " + d); },
+        r -> byLsn.put(r.record().lsn(), r.record()));
+    assertEquals(threads * perThread, byLsn.size());
+    assertEquals(1L, byLsn.keySet().iterator().next());
+  }
+
+  @Test
+  void aFailedFlushRollsToANewSegmentAndRetriesTheBatch() throws Exception {
+    try (LogWriter w = open(LogConfig.DEFAULT)) {
+      w.append(List.of(rec(1)), Durability.HFLUSH).get();
+      long before = w.currentSegment();
+      fs.failNextFlushes(1);
+      List<AppendedRecord> r = w.append(List.of(rec(2), rec(3)), Durability.HSYNC).get();
+      assertEquals(before + 1, w.currentSegment());
+      assertEquals(before + 1, LogPointer.segment(r.get(0).pointer()));
+      assertEquals(1, w.stats().retries());
+      w.append(List.of(rec(4)), Durability.HFLUSH).get();
+    }
+    List<Long> lsns = new ArrayList<>();
+    LogScanner.scan(fs, dir, LogPosition.START, LogConfig.DEFAULT.maxFrameBytes(), d -> {}, a -> lsns.add(a.record().lsn()));
+    assertTrue(lsns.containsAll(List.of(1L, 2L, 3L, 4L)), lsns.toString());
+    assertEquals(List.of(2L, 3L, 4L), lsns.subList(lsns.size() - 3, lsns.size()), "the retry is complete in the new segment");
+  }
+
+  @Test
+  void whenTheRetryFailsTooTheLogStopsAcceptingWrites() throws Exception {
+    try (LogWriter w = open(LogConfig.DEFAULT)) {
+      w.append(List.of(rec(1)), Durability.HFLUSH).get();
+      fs.failNextFlushes(2);
+      CompletableFuture<List<AppendedRecord>> f = w.append(List.of(rec(2)), Durability.HFLUSH);
+      ExecutionException e = assertThrows(ExecutionException.class, f::get);
+      assertInstanceOf(LogUnavailableException.class, e.getCause());
+      assertTrue(w.isFailed());
+      ExecutionException later = assertThrows(ExecutionException.class,
+          () -> w.append(List.of(rec(3)), Durability.HFLUSH).get());
+      assertTrue(later.getCause().getMessage().contains("stopped accepting writes"), later.getCause().getMessage());
+    }
+    assertEquals(1, applied.size(), "nothing after the failure was applied");
+  }
+
+  @Test
+  void aFailedSegmentCreationIsRetriedByTheNextBatch() throws Exception {
+    try (LogWriter w = open(LogConfig.DEFAULT.withSegmentBytes(4096))) {
+      fs.failNextCreates(1);
+      // The first append crosses the segment size: rolling fails; the next write retries on a new segment.
+      byte[] big = new byte[5000];
+      w.append(List.of(LogRecord.data(1, 0, 1, 0, 0, new byte[] {1}, List.of(new LogRecord.Column("v", big)))),
+          Durability.HFLUSH).get();
+      List<AppendedRecord> r = w.append(List.of(rec(9)), Durability.HFLUSH).get();
+      assertEquals(1, r.size());
+      assertTrue(!w.isFailed());
+    }
+  }
+}
