@@ -197,7 +197,8 @@ public final class BLinkTree implements MultiVersionIndex {
   }
 
   private Split insertChild(Node node, InnerContents inner, Split child) {
-    return publish(node, inner.withChild(child), inner.childIndexFor(child));
+    int i = inner.lowerBound(child.separatorKey(), child.separatorTimestamp());
+    return publish(node, inner.withChild(i, child), i + 1);
   }
 
   /**

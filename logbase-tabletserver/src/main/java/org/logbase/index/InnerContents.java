@@ -38,15 +38,13 @@ final class InnerContents extends NodeContents {
     return children[upperBound(key, ts)];
   }
 
-  /** Index at which {@code child} was inserted by {@link #withChild}. */
-  int childIndexFor(Split child) {
-    return lowerBound(child.separatorKey(), child.separatorTimestamp()) + 1;
-  }
-
-  /** A copy with the new sibling from a split below added after the separator's position. */
-  InnerContents withChild(Split child) {
-    int i = lowerBound(child.separatorKey(), child.separatorTimestamp());
-    return new InnerContents(level, keyBytesWith(i, child.separatorKey()), keyEndsWith(i, child.separatorKey()),
+  /**
+   * A copy with the sibling from a split below added: its separator at {@code i} (the separator's
+   * {@link #lowerBound}), the sibling itself as child {@code i + 1}.
+   */
+  InnerContents withChild(int i, Split child) {
+    byte[] separator = child.separatorKey();
+    return new InnerContents(level, keyBytesWith(i, separator), keyEndsWith(i, separator),
         ArrayEdits.insert(timestamps, i, child.separatorTimestamp()),
         ArrayEdits.insert(children, i + 1, child.sibling()), highKey, highTimestamp, right);
   }

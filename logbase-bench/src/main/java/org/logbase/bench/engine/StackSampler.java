@@ -1,0 +1,112 @@
+package org.logbase.bench.engine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A poor man's profiler: takes the stack of the threads whose names start with a prefix every few
+ * milliseconds and counts where they were. Enough to tell a thread waiting for an HDFS ack from one
+ * burning CPU in the index or in futures, which is what a throughput shortfall needs explained.
+ * Samples accumulate across {@link #start}/{@link #stop} pairs.
+ */
+final class StackSampler {
+  private final String prefix;
+  private final long intervalMillis;
+  private final Map<String, Integer> counts = new HashMap<>();
+  private final AtomicBoolean running = new AtomicBoolean();
+  private Thread sampler;
+  private int samples;
+
+  StackSampler(String threadNamePrefix, long intervalMillis) {
+    this.prefix = threadNamePrefix;
+    this.intervalMillis = intervalMillis;
+  }
+
+  void start() {
+    List<Thread> targets = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith(prefix)) {
+        targets.add(t);
+      }
+    }
+    running.set(true);
+    sampler = new Thread(() -> {
+      while (running.get()) {
+        for (Thread t : targets) {
+          record(t.getState(), t.getStackTrace());
+        }
+        try {
+          Thread.sleep(intervalMillis);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "stack-sampler");
+    sampler.setDaemon(true);
+    sampler.start();
+  }
+
+  void stop() {
+    running.set(false);
+    try {
+      sampler.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private synchronized void record(Thread.State state, StackTraceElement[] stack) {
+    if (stack.length == 0) {
+      return; // the thread ended
+    }
+    samples++;
+    counts.merge(state + "  " + where(stack), 1, Integer::sum);
+  }
+
+  /**
+   * Names a sample by the innermost frame outside the JDK (where the thread really is: a Hadoop
+   * wait, an index method), the JDK frame it was in if any (an unpark, a CRC), and the innermost
+   * LogBase frame (which part of ours called it).
+   */
+  private static String where(StackTraceElement[] stack) {
+    String inner = null;
+    String ours = null;
+    for (StackTraceElement f : stack) {
+      if (inner == null && !isJdk(f)) {
+        inner = shortName(f);
+      }
+      if (ours == null && f.getClassName().startsWith("org.logbase.")) {
+        ours = shortName(f);
+      }
+    }
+    String top = shortName(stack[0]);
+    if (inner == null) {
+      return top;
+    }
+    String s = isJdk(stack[0]) ? inner + " > " + top : inner;
+    return ours == null || ours.equals(inner) ? s : s + " <- " + ours;
+  }
+
+  private static boolean isJdk(StackTraceElement f) {
+    String c = f.getClassName();
+    return c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.");
+  }
+
+  private static String shortName(StackTraceElement f) {
+    String c = f.getClassName();
+    return c.substring(c.lastIndexOf('.') + 1) + "." + f.getMethodName();
+  }
+
+  /** Prints the most frequent places, with their share of all samples. */
+  synchronized void print(String title, int top) {
+    System.out.printf("stack samples of '%s*' threads, %s (%d samples every %d ms):%n", prefix, title, samples,
+        intervalMillis);
+    counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(top)
+        .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / Math.max(1, samples), e.getKey()));
+  }
+}

@@ -1,0 +1,88 @@
+package org.logbase.tabletserver.demo;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.logbase.common.Config;
+import org.logbase.common.FaultInjector;
+import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.StorageEngine;
+
+/**
+ * A process for crash tests and the demo to kill: opens (and so recovers) an engine, then writes
+ * with several threads forever, printing {@code ACK ...} for each acknowledged write. With a crash
+ * point, it prints {@code CRASHPOINT <name>} when execution reaches that point for the n-th time and
+ * stops there, waiting for its {@code kill -9}.
+ *
+ * <p>Usage: {@code CrashWriter <root-uri> <threads> <point|none> <n> [key=value ...]}; settings go to
+ * the engine's configuration.
+ */
+public final class CrashWriter {
+  private CrashWriter() {}
+
+  public static void main(String[] args) throws Exception {
+    URI root = URI.create(args[0]);
+    int threads = Integer.parseInt(args[1]);
+    String point = args[2];
+    int nth = Integer.parseInt(args[3]);
+    Config config = Config.empty();
+    for (int i = 4; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      config = config.with(kv[0], kv[1]);
+    }
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+        StandardCharsets.UTF_8);
+    FaultInjector faults = stopAt(point, nth, out);
+    TabletDescriptor users = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
+    StorageEngine engine = StorageEngine.open(new EngineOptions(root, config, new Configuration(), List.of(users),
+        null, faults, true));
+    synchronized (out) {
+      out.println("RECOVERED " + engine.recoveryReport());
+      out.flush();
+    }
+    Tablet t = engine.tablet(users.id());
+    String incarnation = Long.toString(ProcessHandle.current().pid());
+    List<Thread> writers = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      Thread th = new Thread(new CheckedWriter(t, "p" + incarnation + "w" + i, Long.MAX_VALUE, i, a -> {
+        synchronized (out) {
+          out.println(a.line());
+          out.flush();
+        }
+      }), "writer-" + i);
+      writers.add(th);
+      th.start();
+    }
+    for (Thread th : writers) {
+      th.join();
+    }
+  }
+
+  private static FaultInjector stopAt(String point, int nth, PrintStream out) {
+    if (point.equals("none")) {
+      return FaultInjector.NONE;
+    }
+    AtomicInteger seen = new AtomicInteger();
+    CountDownLatch never = new CountDownLatch(1);
+    return p -> {
+      if (p.equals(point) && seen.incrementAndGet() == nth) {
+        synchronized (out) {
+          out.println("CRASHPOINT " + p);
+          out.flush();
+        }
+        try {
+          never.await(); // hold here until kill -9 arrives
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+  }
+}
