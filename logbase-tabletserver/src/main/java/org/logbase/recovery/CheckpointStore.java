@@ -7,7 +7,11 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,6 +52,8 @@ public final class CheckpointStore {
   private final FileSystem fs;
   private final Path root;
   private final FaultInjector faults;
+  /** The newest checkpoint of each index directory, as written or loaded by this process. */
+  private final Map<Path, CheckpointManifest> latest = new ConcurrentHashMap<>();
 
   public CheckpointStore(FileSystem fs, Path root, FaultInjector faults) {
     this.fs = fs;
@@ -67,12 +73,27 @@ public final class CheckpointStore {
    * taken may be in the file too; replay re-applies them idempotently.
    */
   public CheckpointManifest write(GroupIndex gi, Watermark wm) throws IOException {
+    // Read after the caller took the watermark: zero means nothing reached this index since the
+    // last checkpoint began, so that checkpoint's index file is complete up to the watermark too.
     long updates = gi.updatesSinceCheckpoint();
     TabletId id = gi.tablet().id();
     int group = gi.group().id();
     Path dir = directory(id, group);
-    fs.mkdirs(dir);
     String base = String.format("ckpt-%020d", wm.lsn());
+    CheckpointManifest previous = latest.get(dir);
+    if (updates == 0 && previous != null) {
+      if (previous.lsn() >= wm.lsn()) {
+        return previous;
+      }
+      // An idle index: move its checkpoint forward without rewriting it, so it does not hold
+      // every later recovery back to an old log position.
+      CheckpointManifest m = new CheckpointManifest(id.tableId(), id.tabletId(), group, wm.lsn(), wm.position(),
+          previous.entries(), previous.indexCrc(), previous.maxTimestamp(), previous.indexFile());
+      writeManifest(dir, base, m);
+      gi.checkpointed(0);
+      return m;
+    }
+    fs.mkdirs(dir);
     Path idx = new Path(dir, base + ".idx");
     Path idxTmp = new Path(dir, base + ".idx.tmp");
     MultiVersionIndex index = gi.index();
@@ -108,6 +129,13 @@ public final class CheckpointStore {
 
     CheckpointManifest m = new CheckpointManifest(id.tableId(), id.tabletId(), group, wm.lsn(), wm.position(),
         count, (int) crc.getValue(), maxTs, idx.getName());
+    writeManifest(dir, base, m);
+    gi.checkpointed(updates);
+    LOG.info("checkpoint of {} at LSN {}: {} entries, replay from {}", gi, wm.lsn(), count, wm.position());
+    return m;
+  }
+
+  private void writeManifest(Path dir, String base, CheckpointManifest m) throws IOException {
     Path man = new Path(dir, base + ".manifest");
     Path manTmp = new Path(dir, base + ".manifest.tmp");
     try (FSDataOutputStream out = fs.create(manTmp, true)) {
@@ -115,10 +143,8 @@ public final class CheckpointStore {
       out.hsync();
     }
     rename(manTmp, man);
-    gi.checkpointed(updates);
+    latest.put(dir, m);
     deleteOlderThan(dir, KEEP);
-    LOG.info("checkpoint of {} at LSN {}: {} entries, replay from {}", gi, wm.lsn(), count, wm.position());
-    return m;
   }
 
   /**
@@ -132,7 +158,9 @@ public final class CheckpointStore {
     for (Path man : manifestsNewestFirst(dir)) {
       try {
         CheckpointManifest m = CheckpointManifest.parse(readAll(man));
-        return new Loaded(m, loadIndex(new Path(dir, m.indexFile()), m));
+        Loaded loaded = new Loaded(m, loadIndex(new Path(dir, m.indexFile()), m));
+        latest.put(dir, m);
+        return loaded;
       } catch (IOException e) {
         problems.accept("checkpoint " + man + " is unusable (" + e.getMessage() + "); trying an older one");
       }
@@ -171,8 +199,9 @@ public final class CheckpointStore {
       if (h.getInt() != MAGIC || h.getInt() != VERSION) {
         throw new IOException("index file " + file + " is not a LogBase checkpoint of a known version");
       }
-      h.position(h.position() + 12);
-      if (h.getLong() != m.lsn()) {
+      // An idle index's newer manifests reuse an older index file: its LSN may be lower, never higher.
+      if (h.getInt() != m.tableId() || h.getInt() != m.tabletId() || h.getInt() != m.columnGroupId()
+          || h.getLong() > m.lsn()) {
         throw new IOException("index file " + file + " does not belong to its manifest");
       }
       while (true) {
@@ -223,11 +252,19 @@ public final class CheckpointStore {
 
   private void deleteOlderThan(Path dir, int keep) throws IOException {
     List<Path> manifests = manifestsNewestFirst(dir);
-    for (Path man : manifests.subList(Math.min(keep, manifests.size()), manifests.size())) {
+    int cut = Math.min(keep, manifests.size());
+    Set<String> inUse = new HashSet<>();
+    for (Path man : manifests.subList(0, cut)) {
+      inUse.add(CheckpointManifest.parse(readAll(man)).indexFile());
+    }
+    for (Path man : manifests.subList(cut, manifests.size())) {
       Matcher mm = MANIFEST.matcher(man.getName());
       if (mm.matches()) {
         fs.delete(man, false); // manifest first: an index without a manifest is never used
-        fs.delete(new Path(dir, "ckpt-" + mm.group(1) + ".idx"), false);
+        String idx = "ckpt-" + mm.group(1) + ".idx";
+        if (!inUse.contains(idx)) {
+          fs.delete(new Path(dir, idx), false);
+        }
       }
     }
   }

@@ -16,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides when to checkpoint: an index that took {@value #UPDATES} updates, or has had updates and
- * no checkpoint for {@value #INTERVAL_MS} ms, is checkpointed by a background thread; {@link
+ * Decides when to checkpoint: an index that took {@value #UPDATES} updates, or has had no
+ * checkpoint for {@value #INTERVAL_MS} ms, is checkpointed by a background thread (an index without
+ * updates only gets a new manifest, see {@link CheckpointStore#write}); {@link
  * #checkpointAll} does every index on request. One checkpoint runs at a time.
  */
 public final class Checkpointer implements Closeable {
@@ -62,7 +63,8 @@ public final class Checkpointer implements Closeable {
   private synchronized void checkDue() {
     for (GroupIndex gi : indexes) {
       long updates = gi.updatesSinceCheckpoint();
-      if (updates >= updateThreshold || (updates > 0 && gi.nanosSinceCheckpoint() >= intervalNanos)) {
+      // Idle indexes are due by time too: their checkpoint is moved forward without a rewrite.
+      if (updates >= updateThreshold || gi.nanosSinceCheckpoint() >= intervalNanos) {
         try {
           store.write(gi, watermark.get());
         } catch (IOException | RuntimeException e) {

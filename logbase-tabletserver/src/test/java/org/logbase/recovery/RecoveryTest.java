@@ -204,6 +204,29 @@ class RecoveryTest {
   }
 
   @Test
+  void anIdleTabletDoesNotHoldRecoveryBackToAnOldPosition() throws Exception {
+    TabletDescriptor kv = TestTables.whole(TestTables.KV);
+    EngineOptions o = options("local", "idle");
+    o = EngineOptions.of(o.root(), o.config(), List.of(USERS, kv));
+    Workload w = new Workload();
+    try (StorageEngine e = StorageEngine.open(o)) {
+      e.tablet(kv.id()).put(utf8("k"), Map.of("v", utf8("old")), Durability.HFLUSH);
+      w.run(e.tablet(USERS.id()), 500);
+      e.checkpoint();
+      w.run(e.tablet(USERS.id()), 500);
+      e.checkpoint(); // kv took no updates: its checkpoint only moves forward
+      w.run(e.tablet(USERS.id()), 20);
+    }
+    try (StorageEngine e = StorageEngine.open(o)) {
+      RecoveryReport r = e.recoveryReport();
+      assertEquals(3, r.checkpointsLoaded());
+      assertTrue(r.recordsReplayed() < 60, "only the tail after the last checkpoint: " + r);
+      assertArrayEquals(utf8("old"), e.tablet(kv.id()).get(utf8("k"), null, LATEST).value("v"));
+      w.verify(e.tablet(USERS.id()));
+    }
+  }
+
+  @Test
   void aServerWithNothingOnDiskStartsEmpty() throws Exception {
     File empty = local.resolve("fresh").toFile();
     try (StorageEngine e = StorageEngine.open(EngineOptions.of(empty.toURI(), Config.empty(), List.of(USERS)))) {

@@ -21,10 +21,14 @@ import org.logbase.tabletserver.StorageEngine;
  * point, it prints {@code CRASHPOINT <name>} when execution reaches that point for the n-th time and
  * stops there, waiting for its {@code kill -9}.
  *
- * <p>Usage: {@code CrashWriter <root-uri> <threads> <point|none> <n> [key=value ...]}; settings go to
- * the engine's configuration.
+ * <p>Usage: {@code CrashWriter <root-uri> <threads> <point|none|self-kill> <n> [key=value ...]};
+ * settings go to the engine's configuration. With {@value #SELF_KILL} it kills itself with {@code
+ * kill -9} after n acknowledgements.
  */
 public final class CrashWriter {
+  /** As the point: after n acknowledgements the process sends itself SIGKILL. */
+  public static final String SELF_KILL = "self-kill";
+
   private CrashWriter() {}
 
   public static void main(String[] args) throws Exception {
@@ -49,12 +53,17 @@ public final class CrashWriter {
     }
     Tablet t = engine.tablet(users.id());
     String incarnation = Long.toString(ProcessHandle.current().pid());
+    AtomicInteger acked = new AtomicInteger();
+    boolean selfKill = point.equals(SELF_KILL);
     List<Thread> writers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       Thread th = new Thread(new CheckedWriter(t, "p" + incarnation + "w" + i, Long.MAX_VALUE, i, a -> {
         synchronized (out) {
           out.println(a.line());
           out.flush();
+        }
+        if (selfKill && acked.incrementAndGet() == nth) {
+          killMyself(); // the other writers are mid-write when the signal lands
         }
       }), "writer-" + i);
       writers.add(th);
@@ -65,8 +74,16 @@ public final class CrashWriter {
     }
   }
 
+  private static void killMyself() {
+    try {
+      new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).inheritIO().start();
+    } catch (java.io.IOException e) {
+      Runtime.getRuntime().halt(137);
+    }
+  }
+
   private static FaultInjector stopAt(String point, int nth, PrintStream out) {
-    if (point.equals("none")) {
+    if (point.equals("none") || point.equals(SELF_KILL)) {
       return FaultInjector.NONE;
     }
     AtomicInteger seen = new AtomicInteger();
