@@ -60,6 +60,10 @@ public final class StorageDemo implements java.util.concurrent.Callable<Integer>
   @Option(names = "--keep", description = "Keep the data of an earlier run instead of starting empty.")
   boolean keep;
 
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Settings file (default: conf/logbase.properties when it exists).")
+  java.nio.file.Path configFile = java.nio.file.Path.of("conf/logbase.properties");
+
   private final PrintStream out = System.out;
 
   public static void main(String[] args) {
@@ -77,7 +81,8 @@ public final class StorageDemo implements java.util.concurrent.Callable<Integer>
     }
     TabletDescriptor users = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
     TabletDescriptor people = new TabletDescriptor(PEOPLE, 0, null, null);
-    EngineOptions options = new EngineOptions(uri, Config.empty(), hadoop, List.of(people, users), null, null, true);
+    Config config = java.nio.file.Files.exists(configFile) ? Config.load(configFile) : Config.empty();
+    EngineOptions options = new EngineOptions(uri, config, hadoop, List.of(people, users), null, null, true);
     out.println("LogBase storage demo, data in " + uri);
 
     out.println("\n== 1. Write, read, delete and scan");
