@@ -56,9 +56,9 @@ public final class WriteThroughputBenchmark {
     Args a = Args.parse(argv);
     int writers = a.intValue("writers", 16);
     int valueBytes = a.intValue("value-bytes", 1024);
-    int trials = a.intValue("trials", 3);
+    int trials = a.intValue("trials", 4);
     Duration warmup = Duration.ofSeconds(a.longValue("warmup-seconds", 3));
-    Duration window = Duration.ofSeconds(a.longValue("seconds", 12));
+    Duration window = Duration.ofSeconds(a.longValue("seconds", 8));
     boolean profile = a.bool("profile", false);
     boolean baselineRolls = a.bool("baseline-roll", false);
     Config config = Engines.withoutAutomaticCheckpoints(Engines.parseConfig(a.string("engine-config", "")));
@@ -75,9 +75,10 @@ public final class WriteThroughputBenchmark {
   private void run(int trials, double target) throws Exception {
     byte[] frame = rows.sampleFrame();
     Report.heading(String.format("WriteThroughputBenchmark: %d writers, %d-byte values (%d-byte frames), HFLUSH,"
-        + " %d s windows after %d s warm-up%nengine config %s; baseline %s", writers, rows.valueBytes(), frame.length,
-        window.toSeconds(), warmup.toSeconds(), config.asMap(),
-        baselineRolls ? "rolls files at the engine's segment size" : "appends to one file (no rolls)"));
+        + " %d s windows after %d s warm-up", writers, rows.valueBytes(), frame.length, window.toSeconds(),
+        warmup.toSeconds()));
+    System.out.printf("engine config %s; the baseline %s%n", config.asMap(),
+        baselineRolls ? "rolls files at the engine's segment size" : "appends to one file (no rolls)");
     System.out.println("warm-up round (not counted): engine, then baseline");
     EngineRun first = engineRun(false);
     baselineRun(frame, first.recordsPerBatch(), false);
