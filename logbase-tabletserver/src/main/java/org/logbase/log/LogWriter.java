@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -70,6 +73,11 @@ public final class LogWriter implements Closeable {
   private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
   private final Object stateLock = new Object();
   private final Thread thread;
+  private final ExecutorService closer = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "log-segment-closer");
+    t.setDaemon(true);
+    return t;
+  });
 
   // Guarded by stateLock for writes; read without it for a fast refusal.
   private volatile boolean closed;
@@ -181,6 +189,8 @@ public final class LogWriter implements Closeable {
     }
     try {
       thread.join();
+      closer.shutdown();
+      closer.awaitTermination(5, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while closing the log");
@@ -319,12 +329,8 @@ public final class LogWriter implements Closeable {
   }
 
   private void roll() {
-    try {
-      out.close();
-    } catch (IOException e) {
-      // Everything in it was flushed and acknowledged already; a failed close loses nothing.
-      LOG.warn("closing full segment {} failed", segment, e);
-    }
+    FSDataOutputStream full = out;
+    long fullSegment = segment;
     out = null;
     try {
       openNextSegment();
@@ -334,6 +340,15 @@ public final class LogWriter implements Closeable {
       // The next batch finds no open segment and goes through the retry path.
       LOG.warn("opening segment {} failed; the next write will retry", segment, e);
     }
+    // Closing an HDFS file waits for the NameNode to see its last block (up to ~0.4 s); everything
+    // in it is flushed and acknowledged already, so writers need not wait for that.
+    closer.execute(() -> {
+      try {
+        full.close();
+      } catch (IOException e) {
+        LOG.warn("closing full segment {} failed; its contents were flushed before", fullSegment, e);
+      }
+    });
   }
 
   private void abandonSegment() {

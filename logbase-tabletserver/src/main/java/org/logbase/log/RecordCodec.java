@@ -78,15 +78,20 @@ public final class RecordCodec {
    * Decodes one frame, checking its CRC first.
    *
    * @throws CorruptRecordException if the checksum fails or the body does not parse; {@code where}
-   *     names the place in the message
+   *     names the place in the message (its toString is called only then)
    */
-  public static LogRecord decode(byte[] buf, int offset, int frameLength, String where) {
+  public static LogRecord decode(byte[] buf, int offset, int frameLength, Object where) {
     if (frameLength < MIN_FRAME_BYTES || bodyLength(buf, offset) != frameLength - FRAME_HEADER_BYTES) {
       throw new CorruptRecordException("corrupt log record at " + where + ": bad frame length");
     }
     if (!isValid(buf, offset, frameLength)) {
       throw new CorruptRecordException("corrupt log record at " + where + ": CRC32C mismatch");
     }
+    return decodeChecked(buf, offset, frameLength, where);
+  }
+
+  /** Decodes a frame whose length and CRC the caller has checked already. */
+  static LogRecord decodeChecked(byte[] buf, int offset, int frameLength, Object where) {
     try {
       ByteBuffer b = ByteBuffer.wrap(buf, offset + FRAME_HEADER_BYTES, frameLength - FRAME_HEADER_BYTES);
       b.get(); // version, checked above

@@ -30,7 +30,7 @@ public final class RecordReader implements Closeable {
    */
   public LogRecord read(long pointer, int frameLength) throws IOException {
     byte[] frame = readFrame(pointer, frameLength);
-    return RecordCodec.decode(frame, 0, frameLength, where(pointer));
+    return RecordCodec.decode(frame, 0, frameLength, new Where(pointer));
   }
 
   /** The raw frame bytes at {@code pointer}, unchecked. */
@@ -73,8 +73,18 @@ public final class RecordReader implements Closeable {
     return opened;
   }
 
-  private String where(long pointer) {
-    return SegmentFiles.path(dir, LogPointer.segment(pointer)) + " offset " + LogPointer.offset(pointer);
+  /** Names a place in the log for an error message; the string is built only if one is needed. */
+  private final class Where {
+    private final long pointer;
+
+    Where(long pointer) {
+      this.pointer = pointer;
+    }
+
+    @Override
+    public String toString() {
+      return SegmentFiles.path(dir, LogPointer.segment(pointer)) + " offset " + LogPointer.offset(pointer);
+    }
   }
 
   @Override

@@ -139,12 +139,13 @@ public final class SegmentScanner implements Closeable {
   }
 
   private AppendedRecord decodeAt(long p, int frameLength) {
-    String where = name + " offset " + p;
     try {
-      LogRecord r = RecordCodec.decode(buf, (int) (p - bufStart), frameLength, where);
+      // validFrameAt checked length and CRC already.
+      LogRecord r = RecordCodec.decodeChecked(buf, (int) (p - bufStart), frameLength, name);
       return new AppendedRecord(r, LogPointer.pointer(segment, p), frameLength);
     } catch (CorruptRecordException e) {
-      throw new IllegalStateException("frame validated but did not decode: " + where, e);
+      // A frame whose CRC holds but whose body does not parse was written by a buggy writer.
+      throw new IllegalStateException("frame with a valid CRC did not decode at " + name + " offset " + p, e);
     }
   }
 

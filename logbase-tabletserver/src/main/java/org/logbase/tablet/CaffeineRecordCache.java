@@ -18,6 +18,9 @@ public final class CaffeineRecordCache implements RecordCache {
 
   public CaffeineRecordCache(long maxBytes) {
     this.cache = Caffeine.newBuilder()
+        // Maintenance on the calling thread: the log writer fills the cache, and handing the work
+        // to the common pool costs it a thread wake-up per insert (measured: 2-4 us vs 0.5 us).
+        .executor(Runnable::run)
         .maximumWeight(maxBytes)
         .weigher((Long k, Entry e) -> e.weight())
         .recordStats()
