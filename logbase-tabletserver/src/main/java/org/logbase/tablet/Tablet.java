@@ -1,5 +1,7 @@
 package org.logbase.tablet;
 
+import org.logbase.common.Row;
+import org.logbase.common.Cell;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
