@@ -1,0 +1,336 @@
+package org.logbase.master;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.recipes.leader.Participant;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.logbase.common.ZkPaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides whether this master is the active one.
+ *
+ * <p>Masters take part in a Curator {@link LeaderLatch} on {@link ZkPaths#masters()}, each named by
+ * its host:port. The latch's leader then claims the ephemeral znode {@link ZkPaths#activeMaster()}
+ * (data = its host:port), which is what clients and tablet servers read to find the active master.
+ * A leader only becomes active once it holds that znode: if the previous active master's znode is
+ * still there (its session has not expired yet), the new leader waits until ZooKeeper removes it,
+ * so two masters never both announce themselves.
+ *
+ * <p>Losing the ZooKeeper connection ({@code SUSPENDED}) ends activeness at once, because another
+ * master may take over once our session expires; Curator's latch gives leadership back on
+ * reconnection if the session survived. Losing the session ({@code LOST}) is fatal: the
+ * {@link Listener} is told, and the master exits so that an operator (or supervisor) restarts it.
+ *
+ * <p>Leadership changes are handled on one thread ("master-election"), in order.
+ */
+final class MasterElection implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MasterElection.class);
+  /** How long to wait for a stale active-master znode before checking leadership again. */
+  private static final Duration STALE_ZNODE_POLL = Duration.ofSeconds(1);
+
+  /** What the master does as its role changes. */
+  interface Listener {
+    /** Runs after this master claimed the active-master znode and before it serves as active. */
+    void activating() throws Exception;
+
+    /** Runs once this master serves as active. */
+    void activated();
+
+    /** This master can no longer take part safely (session lost, takeover failed): it must exit. */
+    void fatal(String reason, Throwable cause);
+  }
+
+  private final CuratorFramework zk;
+  private final String activeMasterPath;
+  private final String mastersPath;
+  private final Listener listener;
+  private final ExecutorService electionThread =
+      Executors.newSingleThreadExecutor(r -> new Thread(r, "master-election"));
+  private final CuratorCache activeMasterCache;
+  private final Object lock = new Object();
+
+  private volatile String self = "";
+  private volatile LeaderLatch latch;
+  private volatile boolean active;
+  private volatile boolean closed;
+  private volatile boolean sessionLost;
+  /** Bumped whenever this master stops being active, so that a takeover in progress gives up. */
+  private long term; // guarded by lock
+
+  MasterElection(CuratorFramework zk, ZkPaths paths, Listener listener) {
+    this.zk = zk;
+    this.activeMasterPath = paths.activeMaster();
+    this.mastersPath = paths.masters();
+    this.listener = listener;
+    this.activeMasterCache = CuratorCache.build(zk, activeMasterPath, CuratorCache.Options.SINGLE_NODE_CACHE);
+  }
+
+  /** Joins the election as {@code selfAddress} (host:port, also the latch participant id). */
+  void start(String selfAddress) throws Exception {
+    self = selfAddress;
+    zk.getConnectionStateListenable().addListener((client, state) -> connectionChanged(state));
+    activeMasterCache.listenable().addListener(CuratorCacheListener.builder()
+        .forCreatesAndChanges((before, now) -> activeMasterAnnounced(now))
+        .forDeletes(gone -> activeMasterGone(gone))
+        .build());
+    activeMasterCache.start();
+    LeaderLatch l = new LeaderLatch(zk, mastersPath, selfAddress, LeaderLatch.CloseMode.SILENT);
+    l.addListener(new LeaderLatchListener() {
+      @Override
+      public void isLeader() {
+        becomeActive();
+      }
+
+      @Override
+      public void notLeader() {
+        standDown("lost the election");
+      }
+    }, electionThread);
+    latch = l;
+    l.start();
+  }
+
+  /** This master's host:port, empty before {@link #start}. */
+  String self() {
+    return self;
+  }
+
+  /** Whether this master is the active one now. */
+  boolean isActive() {
+    return active;
+  }
+
+  /** The active master's host:port as announced in ZooKeeper, if any. */
+  Optional<String> activeMaster() {
+    if (active) {
+      return Optional.of(self);
+    }
+    return activeMasterCache.get(activeMasterPath).map(d -> utf8(d.getData()));
+  }
+
+  /** Every master taking part in the election (host:port), the leader first. */
+  List<String> participants() throws Exception {
+    LeaderLatch l = latch;
+    return l == null ? List.of() : l.getParticipants().stream().map(Participant::getId).toList();
+  }
+
+  /**
+   * Leaves the election and removes the active-master znode if this master holds it, so that a
+   * standby takes over at once instead of after a session timeout.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    demote();
+    LeaderLatch l = latch;
+    if (l != null) {
+      try {
+        l.close();
+      } catch (Exception e) {
+        LOG.debug("closing the leader latch: {}", e.toString());
+      }
+    }
+    electionThread.shutdownNow();
+    try {
+      electionThread.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!sessionLost) {
+      // With the session gone the znode is gone too, and ZooKeeper calls would only wait in vain.
+      releaseActiveMasterZnode();
+    }
+    activeMasterCache.close();
+  }
+
+  // ------------------------------------------------------------------ on the election thread
+
+  private void becomeActive() {
+    long myTerm;
+    synchronized (lock) {
+      myTerm = term;
+    }
+    try {
+      if (!claimActiveMasterZnode(myTerm)) {
+        return;
+      }
+      listener.activating();
+      synchronized (lock) {
+        if (!stillLeading(myTerm)) {
+          return; // lost it meanwhile; the notLeader or connection event that followed cleans up
+        }
+        active = true;
+      }
+      LOG.info("became active master ({})", self);
+      listener.activated();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      if (!closed) {
+        listener.fatal("could not take over as active master", e);
+      }
+    }
+  }
+
+  /**
+   * Creates the active-master znode, waiting while a previous master's znode still exists. A znode
+   * owned by this master's own session (left from before a connection blip) is taken over. Returns
+   * false when leadership was lost meanwhile.
+   */
+  private boolean claimActiveMasterZnode(long myTerm) throws Exception {
+    byte[] data = self.getBytes(StandardCharsets.UTF_8);
+    long session = zk.getZookeeperClient().getZooKeeper().getSessionId();
+    while (isStillLeading(myTerm)) {
+      try {
+        zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(activeMasterPath, data);
+        return true;
+      } catch (KeeperException.NodeExistsException e) {
+        Stat stat = new Stat();
+        byte[] holder;
+        try {
+          holder = zk.getData().storingStatIn(stat).forPath(activeMasterPath);
+        } catch (KeeperException.NoNodeException gone) {
+          continue;
+        }
+        if (stat.getEphemeralOwner() == session) {
+          zk.setData().withVersion(stat.getVersion()).forPath(activeMasterPath, data);
+          return true;
+        }
+        LOG.info("elected; waiting for the previous active master {} to disappear from ZooKeeper with its"
+            + " session", utf8(holder));
+        awaitDeletion();
+      }
+    }
+    return false;
+  }
+
+  private void awaitDeletion() throws Exception {
+    CountDownLatch gone = new CountDownLatch(1);
+    CuratorWatcher watcher = event -> gone.countDown();
+    if (zk.checkExists().usingWatcher(watcher).forPath(activeMasterPath) != null) {
+      gone.await(STALE_ZNODE_POLL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void standDown(String reason) {
+    if (demote()) {
+      LOG.warn("no longer the active master ({}): {}", self, reason);
+    }
+    releaseActiveMasterZnode();
+  }
+
+  /** Deletes the active-master znode if this master's session owns it. */
+  private void releaseActiveMasterZnode() {
+    try {
+      Stat stat = zk.checkExists().forPath(activeMasterPath);
+      if (stat != null && stat.getEphemeralOwner() == zk.getZookeeperClient().getZooKeeper().getSessionId()) {
+        zk.delete().withVersion(stat.getVersion()).forPath(activeMasterPath);
+      }
+    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+      // Someone else's by now, or gone: nothing of ours to remove.
+    } catch (Exception e) {
+      LOG.warn("could not remove the active-master znode (it goes with this master's session): {}", e.toString());
+    }
+  }
+
+  // ------------------------------------------------------------------ state
+
+  private boolean isStillLeading(long myTerm) {
+    synchronized (lock) {
+      return stillLeading(myTerm);
+    }
+  }
+
+  private boolean stillLeading(long myTerm) {
+    LeaderLatch l = latch;
+    return term == myTerm && !closed && l != null && l.hasLeadership();
+  }
+
+  /** Stops being active at once; returns whether this master was active. */
+  private boolean demote() {
+    synchronized (lock) {
+      term++;
+      boolean was = active;
+      active = false;
+      return was;
+    }
+  }
+
+  // ------------------------------------------------------------------ ZooKeeper events
+
+  private void connectionChanged(ConnectionState state) {
+    switch (state) {
+      case SUSPENDED -> {
+        if (demote()) {
+          LOG.warn("ZooKeeper connection suspended: no longer acting as active master until it is back");
+        }
+      }
+      case LOST -> {
+        sessionLost = true;
+        demote();
+        if (!closed) {
+          listener.fatal("ZooKeeper session lost", null);
+        }
+      }
+      case RECONNECTED -> {
+        LOG.info("reconnected to ZooKeeper with the same session");
+        // The latch re-checks leadership by itself; if it is not given back, remove the znode this
+        // master may still hold, or the new leader would wait for it forever. Queued behind any
+        // takeover, so it never removes a znode this master has just claimed again.
+        executeOnElectionThread(() -> {
+          if (!active) {
+            releaseActiveMasterZnode();
+          }
+        });
+      }
+      default -> {
+        // CONNECTED (first connection) and READ_ONLY need nothing.
+      }
+    }
+  }
+
+  private void activeMasterAnnounced(ChildData node) {
+    String address = utf8(node.getData());
+    if (!address.equals(self)) {
+      LOG.info("standing by, active master is {}", address);
+    }
+  }
+
+  private void activeMasterGone(ChildData node) {
+    if (!active && !closed) {
+      LOG.info("active master {} is gone; the election decides who takes over", utf8(node.getData()));
+    }
+  }
+
+  private void executeOnElectionThread(Runnable task) {
+    if (!closed) {
+      try {
+        electionThread.execute(task);
+      } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+        // Closing: close() releases the znode itself.
+      }
+    }
+  }
+
+  private static String utf8(byte[] data) {
+    return data == null ? "" : new String(data, StandardCharsets.UTF_8);
+  }
+}
