@@ -154,10 +154,7 @@ final class MasterElection implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    if (!sessionLost) {
-      // With the session gone the znode is gone too, and ZooKeeper calls would only wait in vain.
-      releaseActiveMasterZnode();
-    }
+    releaseActiveMasterZnode();
     activeMasterCache.close();
   }
 
@@ -239,6 +236,9 @@ final class MasterElection implements AutoCloseable {
 
   /** Deletes the active-master znode if this master's session owns it. */
   private void releaseActiveMasterZnode() {
+    if (sessionLost) {
+      return; // the znode went with the session, and ZooKeeper calls would only wait in vain
+    }
     try {
       Stat stat = zk.checkExists().forPath(activeMasterPath);
       if (stat != null && stat.getEphemeralOwner() == zk.getZookeeperClient().getZooKeeper().getSessionId()) {

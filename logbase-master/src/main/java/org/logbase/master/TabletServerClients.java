@@ -1,5 +1,6 @@
 package org.logbase.master;
 
+import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
@@ -73,7 +74,14 @@ final class TabletServerClients implements AutoCloseable {
     }
     TabletAdminServiceStub stub = TabletAdminServiceGrpc.newStub(channel(address))
         .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
-    call.send(stub, new StreamObserver<>() {
+    // Commands are often sent from inside an RPC handler (a heartbeat); in that RPC's context they
+    // would be cancelled the moment its answer is sent. They must outlive it: fork.
+    Context.current().fork().run(() -> call.send(stub, observer(result)));
+    return result;
+  }
+
+  private static <R> StreamObserver<R> observer(CompletableFuture<Void> result) {
+    return new StreamObserver<>() {
       @Override
       public void onNext(R response) {}
 
@@ -86,8 +94,7 @@ final class TabletServerClients implements AutoCloseable {
       public void onCompleted() {
         result.complete(null);
       }
-    });
-    return result;
+    };
   }
 
   private ManagedChannel channel(String address) {
