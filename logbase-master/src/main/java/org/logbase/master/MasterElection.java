@@ -231,7 +231,11 @@ final class MasterElection implements AutoCloseable {
     if (demote()) {
       LOG.warn("no longer the active master ({}): {}", self, reason);
     }
-    releaseActiveMasterZnode();
+    // While disconnected this would only block the election thread; on reconnection the
+    // RECONNECTED handler releases the znode instead.
+    if (zk.getZookeeperClient().isConnected()) {
+      releaseActiveMasterZnode();
+    }
   }
 
   /** Deletes the active-master znode if this master's session owns it. */
@@ -246,6 +250,8 @@ final class MasterElection implements AutoCloseable {
       }
     } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
       // Someone else's by now, or gone: nothing of ours to remove.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shutting down
     } catch (Exception e) {
       LOG.warn("could not remove the active-master znode (it goes with this master's session): {}", e.toString());
     }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.protobuf.ByteString;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.rpc.TabletSpec;
@@ -34,12 +33,6 @@ class TabletLayoutTest {
     // Unsigned order: 0xff sorts after 0x01.
     assertThrows(InvalidRequestException.class, () -> TabletLayout.fromSplitKeys(
         List.of(ByteString.copyFrom(new byte[] {(byte) 0xff}), ByteString.copyFrom(new byte[] {0x01}))));
-  }
-
-  @Test
-  void placementFillsTheLeastLoadedServersFirst() {
-    assertEquals(List.of("a", "b", "c", "a"), TabletPlacement.place(4, List.of("c", "a", "b"), Map.of()));
-    assertEquals(List.of("c", "c", "b"), TabletPlacement.place(3, List.of("a", "b", "c"), Map.of("a", 3, "b", 2, "c", 0)));
   }
 
   private static ByteString key(String s) {
