@@ -1,25 +1,16 @@
 package org.logbase.master;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorWatcher;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.Participant;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.logbase.common.ZkPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +20,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Masters take part in a Curator {@link LeaderLatch} on {@link ZkPaths#masters()}, each named by
  * its host:port. The latch's leader then claims the ephemeral znode {@link ZkPaths#activeMaster()}
- * (data = its host:port), which is what clients and tablet servers read to find the active master.
- * A leader only becomes active once it holds that znode: if the previous active master's znode is
- * still there (its session has not expired yet), the new leader waits until ZooKeeper removes it,
- * so two masters never both announce themselves.
+ * (see {@link ActiveMasterZnode}), which is what clients and tablet servers read to find the active
+ * master. A leader only becomes active once it holds that znode: if the previous active master's
+ * znode is still there (its session has not expired yet), the new leader waits until ZooKeeper
+ * removes it, so two masters never both announce themselves.
  *
  * <p>Losing the ZooKeeper connection ({@code SUSPENDED}) ends activeness at once, because another
  * master may take over once our session expires; Curator's latch gives leadership back on
@@ -43,8 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 final class MasterElection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterElection.class);
-  /** How long to wait for a stale active-master znode before checking leadership again. */
-  private static final Duration STALE_ZNODE_POLL = Duration.ofSeconds(1);
 
   /** What the master does as its role changes. */
   interface Listener {
@@ -59,12 +48,11 @@ final class MasterElection implements AutoCloseable {
   }
 
   private final CuratorFramework zk;
-  private final String activeMasterPath;
   private final String mastersPath;
+  private final ActiveMasterZnode activeMasterZnode;
   private final Listener listener;
   private final ExecutorService electionThread =
       Executors.newSingleThreadExecutor(r -> new Thread(r, "master-election"));
-  private final CuratorCache activeMasterCache;
   private final Object lock = new Object();
 
   private volatile String self = "";
@@ -77,21 +65,30 @@ final class MasterElection implements AutoCloseable {
 
   MasterElection(CuratorFramework zk, ZkPaths paths, Listener listener) {
     this.zk = zk;
-    this.activeMasterPath = paths.activeMaster();
     this.mastersPath = paths.masters();
+    this.activeMasterZnode = new ActiveMasterZnode(zk, paths.activeMaster());
     this.listener = listener;
-    this.activeMasterCache = CuratorCache.build(zk, activeMasterPath, CuratorCache.Options.SINGLE_NODE_CACHE);
   }
 
   /** Joins the election as {@code selfAddress} (host:port, also the latch participant id). */
   void start(String selfAddress) throws Exception {
     self = selfAddress;
     zk.getConnectionStateListenable().addListener((client, state) -> connectionChanged(state));
-    activeMasterCache.listenable().addListener(CuratorCacheListener.builder()
-        .forCreatesAndChanges((before, now) -> activeMasterAnnounced(now))
-        .forDeletes(gone -> activeMasterGone(gone))
-        .build());
-    activeMasterCache.start();
+    activeMasterZnode.start(new ActiveMasterZnode.Watcher() {
+      @Override
+      public void announced(String address) {
+        if (!address.equals(self)) {
+          LOG.info("standing by, active master is {}", address);
+        }
+      }
+
+      @Override
+      public void gone(String address) {
+        if (!active && !closed) {
+          LOG.info("active master {} is gone; the election decides who takes over", address);
+        }
+      }
+    });
     LeaderLatch l = new LeaderLatch(zk, mastersPath, selfAddress, LeaderLatch.CloseMode.SILENT);
     l.addListener(new LeaderLatchListener() {
       @Override
@@ -120,10 +117,7 @@ final class MasterElection implements AutoCloseable {
 
   /** The active master's host:port as announced in ZooKeeper, if any. */
   Optional<String> activeMaster() {
-    if (active) {
-      return Optional.of(self);
-    }
-    return activeMasterCache.get(activeMasterPath).map(d -> utf8(d.getData()));
+    return active ? Optional.of(self) : activeMasterZnode.announced();
   }
 
   /** Every master taking part in the election (host:port), the leader first. */
@@ -155,7 +149,7 @@ final class MasterElection implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     releaseActiveMasterZnode();
-    activeMasterCache.close();
+    activeMasterZnode.close();
   }
 
   // ------------------------------------------------------------------ on the election thread
@@ -166,7 +160,7 @@ final class MasterElection implements AutoCloseable {
       myTerm = term;
     }
     try {
-      if (!claimActiveMasterZnode(myTerm)) {
+      if (!activeMasterZnode.claim(self, () -> isStillLeading(myTerm))) {
         return;
       }
       listener.activating();
@@ -187,46 +181,6 @@ final class MasterElection implements AutoCloseable {
     }
   }
 
-  /**
-   * Creates the active-master znode, waiting while a previous master's znode still exists. A znode
-   * owned by this master's own session (left from before a connection blip) is taken over. Returns
-   * false when leadership was lost meanwhile.
-   */
-  private boolean claimActiveMasterZnode(long myTerm) throws Exception {
-    byte[] data = self.getBytes(StandardCharsets.UTF_8);
-    long session = zk.getZookeeperClient().getZooKeeper().getSessionId();
-    while (isStillLeading(myTerm)) {
-      try {
-        zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(activeMasterPath, data);
-        return true;
-      } catch (KeeperException.NodeExistsException e) {
-        Stat stat = new Stat();
-        byte[] holder;
-        try {
-          holder = zk.getData().storingStatIn(stat).forPath(activeMasterPath);
-        } catch (KeeperException.NoNodeException gone) {
-          continue;
-        }
-        if (stat.getEphemeralOwner() == session) {
-          zk.setData().withVersion(stat.getVersion()).forPath(activeMasterPath, data);
-          return true;
-        }
-        LOG.info("elected; waiting for the previous active master {} to disappear from ZooKeeper with its"
-            + " session", utf8(holder));
-        awaitDeletion();
-      }
-    }
-    return false;
-  }
-
-  private void awaitDeletion() throws Exception {
-    CountDownLatch gone = new CountDownLatch(1);
-    CuratorWatcher watcher = event -> gone.countDown();
-    if (zk.checkExists().usingWatcher(watcher).forPath(activeMasterPath) != null) {
-      gone.await(STALE_ZNODE_POLL.toMillis(), TimeUnit.MILLISECONDS);
-    }
-  }
-
   private void standDown(String reason) {
     if (demote()) {
       LOG.warn("no longer the active master ({}): {}", self, reason);
@@ -238,22 +192,9 @@ final class MasterElection implements AutoCloseable {
     }
   }
 
-  /** Deletes the active-master znode if this master's session owns it. */
   private void releaseActiveMasterZnode() {
-    if (sessionLost) {
-      return; // the znode went with the session, and ZooKeeper calls would only wait in vain
-    }
-    try {
-      Stat stat = zk.checkExists().forPath(activeMasterPath);
-      if (stat != null && stat.getEphemeralOwner() == zk.getZookeeperClient().getZooKeeper().getSessionId()) {
-        zk.delete().withVersion(stat.getVersion()).forPath(activeMasterPath);
-      }
-    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
-      // Someone else's by now, or gone: nothing of ours to remove.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // shutting down
-    } catch (Exception e) {
-      LOG.warn("could not remove the active-master znode (it goes with this master's session): {}", e.toString());
+    if (!sessionLost) { // else the znode went with the session, and calls would only wait in vain
+      activeMasterZnode.release();
     }
   }
 
@@ -297,6 +238,9 @@ final class MasterElection implements AutoCloseable {
         }
       }
       case RECONNECTED -> {
+        if (sessionLost) {
+          return; // a new session; this master is stopping
+        }
         LOG.info("reconnected to ZooKeeper with the same session");
         // The latch re-checks leadership by itself; if it is not given back, remove the znode this
         // master may still hold, or the new leader would wait for it forever. Queued behind any
@@ -313,30 +257,13 @@ final class MasterElection implements AutoCloseable {
     }
   }
 
-  private void activeMasterAnnounced(ChildData node) {
-    String address = utf8(node.getData());
-    if (!address.equals(self)) {
-      LOG.info("standing by, active master is {}", address);
-    }
-  }
-
-  private void activeMasterGone(ChildData node) {
-    if (!active && !closed) {
-      LOG.info("active master {} is gone; the election decides who takes over", utf8(node.getData()));
-    }
-  }
-
   private void executeOnElectionThread(Runnable task) {
     if (!closed) {
       try {
         electionThread.execute(task);
-      } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+      } catch (RejectedExecutionException shuttingDown) {
         // Closing: close() releases the znode itself.
       }
     }
-  }
-
-  private static String utf8(byte[] data) {
-    return data == null ? "" : new String(data, StandardCharsets.UTF_8);
   }
 }
