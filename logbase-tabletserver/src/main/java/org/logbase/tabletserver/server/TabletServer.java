@@ -83,6 +83,16 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     return tablets.isServing() ? 0 : 2;
   }
 
+  /** Starts a tablet server in this JVM (the standalone cluster, tests). */
+  public static TabletServer start(Config config, String id, String host, int port) throws Exception {
+    TabletServer s = new TabletServer();
+    s.id = id;
+    s.host = host;
+    s.port = port;
+    s.start(config);
+    return s;
+  }
+
   /** Starts serving; returns once the server is registered and accepting requests. */
   public void start(Config config) throws Exception {
     String root = config.getString(ClusterConfig.FS_ROOT, null);
