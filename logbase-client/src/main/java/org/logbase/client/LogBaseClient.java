@@ -2,7 +2,7 @@ package org.logbase.client;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.curator.retry.RetryOneTime;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 
@@ -43,9 +43,11 @@ public final class LogBaseClient implements AutoCloseable {
     this.zk = CuratorFrameworkFactory.builder()
         .connectString(settings.zkConnect())
         .sessionTimeoutMs(settings.zkSessionTimeoutMs())
-        .connectionTimeoutMs((int) Math.min(settings.deadlineMs(), 15_000))
-        // A few quick retries per read; the caller's Retrier covers longer outages until its deadline.
-        .retryPolicy(new BoundedExponentialBackoffRetry(50, 1000, 3))
+        .connectionTimeoutMs((int) Math.min(settings.deadlineMs(), settings.zkSessionTimeoutMs()))
+        // One quick retry per read; the caller's Retrier covers longer outages until its deadline.
+        .retryPolicy(new RetryOneTime(50))
+        // The client only reads one znode: no need to track ensemble reconfigurations in the background.
+        .ensembleTracker(false)
         .build();
     this.connections = new Connections(settings.maxMessageBytes());
     Retrier retrier = new Retrier(settings.retryInitialMs(), settings.retryMaxMs());

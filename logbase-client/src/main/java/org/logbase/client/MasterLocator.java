@@ -1,5 +1,7 @@
 package org.logbase.client;
 
+import io.grpc.Deadline;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
@@ -25,10 +27,10 @@ final class MasterLocator {
     this.path = activeMasterPath;
   }
 
-  /** The active master's host:port. */
-  String address() {
+  /** The active master's host:port; waits for ZooKeeper at most until {@code deadline}. */
+  String address(Deadline deadline) {
     String a = cached.get();
-    return a != null ? a : read();
+    return a != null ? a : read(deadline);
   }
 
   /** Forgets {@code stale} (unless a newer address replaced it already). */
@@ -36,7 +38,8 @@ final class MasterLocator {
     cached.compareAndSet(stale, null);
   }
 
-  private String read() {
+  private String read(Deadline deadline) {
+    awaitConnection(deadline);
     byte[] data;
     try {
       data = zk.getData().usingWatcher(invalidateOnChange).forPath(path);
@@ -57,5 +60,23 @@ final class MasterLocator {
     }
     cached.set(address);
     return address;
+  }
+
+  /** Curator's blocking calls wait for a connection regardless of our deadline, so wait here first. */
+  private void awaitConnection(Deadline deadline) {
+    if (zk.getZookeeperClient().isConnected()) {
+      return;
+    }
+    long leftMs = Math.max(1, Math.min(Integer.MAX_VALUE, deadline.timeRemaining(TimeUnit.MILLISECONDS)));
+    try {
+      if (zk.blockUntilConnected((int) leftMs, TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogBaseException("interrupted while connecting to ZooKeeper");
+    }
+    throw new NotActiveMasterException("cannot connect to ZooKeeper at "
+        + zk.getZookeeperClient().getCurrentConnectionString() + " to find the active master");
   }
 }

@@ -29,7 +29,7 @@ final class MasterRpc {
    */
   <T> T call(String what, Deadline deadline, Function<MasterServiceBlockingStub, T> call) {
     return retrier.run(deadline, () -> {
-      String address = locator.address();
+      String address = locator.address(deadline);
       try {
         return call.apply(MasterServiceGrpc.newBlockingStub(connections.channel(address)).withDeadline(deadline));
       } catch (StatusRuntimeException e) {
