@@ -34,6 +34,9 @@ final class BatchWriter {
   /** Writes {@code puts}; returns the commit timestamp of each, in order. */
   long[] write(List<Put> puts, Durability durability) {
     long[] timestamps = new long[puts.size()];
+    if (puts.isEmpty()) {
+      return timestamps;
+    }
     List<Integer> pending = new ArrayList<>();
     for (int i = 0; i < puts.size(); i++) {
       pending.add(i);

@@ -36,6 +36,10 @@ final class ScanPlanner {
       if (!t.contains(covered)) {
         break;
       }
+      if (!t.hasServer()) {
+        rpc.locations().invalidate(locs);
+        throw new NotServingTabletException("table '" + table + "': " + t);
+      }
       boolean endsInside = to.length > 0 && (t.endKey().length == 0 || Bytes.compare(to, t.endKey()) < 0);
       byte[] partEnd = endsInside ? to : t.endKey();
       parts.add(new TabletRangeScan(locs, t, covered, partEnd));

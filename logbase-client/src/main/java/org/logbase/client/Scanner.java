@@ -58,7 +58,12 @@ public final class Scanner implements Iterator<Row>, Iterable<Row>, AutoCloseabl
         close();
         return false;
       }
-      readNextBatch();
+      try {
+        readNextBatch();
+      } catch (RuntimeException e) {
+        close(); // a failed scan must not leave streams open on the servers
+        throw e;
+      }
     }
     return false;
   }
@@ -133,28 +138,22 @@ public final class Scanner implements Iterator<Row>, Iterable<Row>, AutoCloseabl
       parts.removeFirst();
       resume(head, e);
     } catch (InterruptedException e) {
-      close();
       Thread.currentThread().interrupt();
       throw new LogBaseException("scan of table '" + table + "' interrupted");
     }
   }
 
-  /** Replaces a failed part by parts planned afresh from where it stopped, or fails the scan. */
+  /** Replaces a failed part by parts planned afresh from where it stopped, or throws the failure. */
   private void resume(TabletRangeScan failed, LogBaseException failure) {
-    try {
-      if (!failed.expiredAfterProgress(failure)) {
-        if (backoff == null) {
-          backoff = rpc.retrier().backoff(rpc.settings().newDeadline());
-        }
-        backoff.pause(failure); // throws unless retriable and in time
+    if (!failed.expiredAfterProgress(failure)) {
+      if (backoff == null) {
+        backoff = rpc.retrier().backoff(rpc.settings().newDeadline());
       }
-      List<TabletRangeScan> replacement = planner.plan(failed.resumeKey(), failed.end(), rpc.settings().newDeadline());
-      for (int i = replacement.size() - 1; i >= 0; i--) {
-        parts.addFirst(replacement.get(i));
-      }
-    } catch (RuntimeException e) {
-      close();
-      throw e;
+      backoff.pause(failure); // throws unless retriable and in time
+    }
+    List<TabletRangeScan> replacement = planner.plan(failed.resumeKey(), failed.end(), rpc.settings().newDeadline());
+    for (int i = replacement.size() - 1; i >= 0; i--) {
+      parts.addFirst(replacement.get(i));
     }
   }
 }

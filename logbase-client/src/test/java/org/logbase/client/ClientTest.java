@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -182,6 +183,25 @@ class ClientTest {
     t.put(b("hazel"), Map.of("name", b("Hz")));
     cluster.moveTablet("moved", middle.tabletId(), 0);
     assertEquals(List.of("hazel", "honey"), scanKeys(t, ScanSpec.all()));
+  }
+
+  @Test
+  void tabletWithoutLiveServerIsRetriedUntilAssigned() throws Exception {
+    Table t = createTable("orphaned");
+    t.put(b("honey"), Map.of("name", b("H")));
+    int middle = client.admin().describeTable("orphaned").tablets().get(1).tabletId();
+    cluster.orphanTablet("orphaned", middle);
+    int lookups = cluster.master(0).locationLookups();
+
+    CompletableFuture<Row> get = CompletableFuture.supplyAsync(() -> t.get(b("honey")));
+    CompletableFuture<List<String>> scan = CompletableFuture.supplyAsync(() -> scanKeys(t, ScanSpec.all()));
+    // The requests have met the tablet without a live server, and asked again, before it is reassigned.
+    assertTrue(cluster.master(0).awaitLocationLookups(lookups + 3, 20, TimeUnit.SECONDS));
+    assertTrue(!get.isDone() && !scan.isDone());
+    cluster.moveTablet("orphaned", middle, 0);
+
+    assertEquals("H", Bytes.utf8(get.get(20, TimeUnit.SECONDS).value("name")));
+    assertEquals(List.of("honey"), scan.get(20, TimeUnit.SECONDS));
   }
 
   @Test

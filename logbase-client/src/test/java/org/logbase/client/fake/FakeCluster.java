@@ -94,6 +94,11 @@ public final class FakeCluster implements AutoCloseable {
     meta.move(table, tabletId, servers.get(serverIndex).id());
   }
 
+  /** Assigns a tablet to a server that is not live: clients find no address for it. */
+  public void orphanTablet(String table, int tabletId) {
+    meta.move(table, tabletId, "ts-dead");
+  }
+
   @Override
   public void close() throws IOException {
     masters.forEach(FakeMaster::stop);

@@ -3,6 +3,7 @@ package org.logbase.client.fake;
 import io.grpc.Server;
 import io.grpc.stub.StreamObserver;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.logbase.common.NotActiveMasterException;
@@ -25,7 +26,7 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   private final Server server;
   private final String address;
   private final AtomicInteger served = new AtomicInteger();
-  private final AtomicInteger locationLookups = new AtomicInteger();
+  private int locationLookups; // guarded by this
   private volatile boolean active;
 
   FakeMaster(FakeMetadata meta) {
@@ -44,8 +45,26 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
     return served.get();
   }
 
-  public int locationLookups() {
-    return locationLookups.get();
+  public synchronized int locationLookups() {
+    return locationLookups;
+  }
+
+  /** Waits until tablet locations were asked for at least {@code count} times; false on timeout. */
+  public synchronized boolean awaitLocationLookups(int count, long timeout, TimeUnit unit) throws InterruptedException {
+    long end = System.nanoTime() + unit.toNanos(timeout);
+    while (locationLookups < count) {
+      long left = end - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return true;
+  }
+
+  private synchronized void countLocationLookup() {
+    locationLookups++;
+    notifyAll();
   }
 
   void setActive(boolean active) {
@@ -97,7 +116,7 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   @Override
   public void getTabletLocations(TableName request, StreamObserver<TableMeta> observer) {
     answer(observer, () -> {
-      locationLookups.incrementAndGet();
+      countLocationLookup();
       return meta.table(request.getName());
     });
   }
