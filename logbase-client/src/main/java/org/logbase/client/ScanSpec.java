@@ -3,6 +3,7 @@ package org.logbase.client;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import org.logbase.common.HybridTimestamp;
 
 /**
@@ -15,6 +16,8 @@ public record ScanSpec(
     byte[] start, byte[] end, List<String> columns, long asOf, int limit, int batchRows, int prefetchTablets) {
 
   public ScanSpec {
+    Objects.requireNonNull(start, "start (empty for unbounded)");
+    Objects.requireNonNull(end, "end (empty for unbounded)");
     columns = List.copyOf(columns);
     if (limit < 0 || batchRows < 0 || prefetchTablets < 0) {
       throw new IllegalArgumentException("limit, batchRows and prefetchTablets must be >= 0");
