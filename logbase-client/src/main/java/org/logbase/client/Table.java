@@ -58,7 +58,7 @@ public final class Table {
   /**
    * The row as of a timestamp.
    *
-   * @param columns the columns wanted; empty for all
+   * @param columns the columns wanted; null or empty for all
    * @param asOf a hybrid timestamp; 0 or {@link HybridTimestamp#LATEST} for the newest versions
    * @return the row, or null if it did not exist at {@code asOf}
    */
@@ -66,7 +66,7 @@ public final class Table {
     GetResponse r = rpc.call(name, key, "get from table '" + name + "'", (stub, ref) -> stub.get(GetRequest.newBuilder()
         .setTablet(ref)
         .setKey(ByteString.copyFrom(key))
-        .addAllColumns(columns)
+        .addAllColumns(columns == null ? List.of() : columns)
         .setAsOf(Protos.asOf(asOf))
         .build()));
     return r.getFound() ? Protos.row(r.getRow()) : null;

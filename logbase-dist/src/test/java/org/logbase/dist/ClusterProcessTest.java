@@ -96,7 +96,7 @@ class ClusterProcessTest {
 
     TableDescription d = client.admin().describeTable("items");
     assertEquals(4, d.tablets().size());
-    assertEquals(3, d.tablets().stream().map(t -> t.server()).distinct().count(), "tablets spread over 3 servers");
+    assertEquals(3, d.tablets().stream().map(t -> t.serverId()).distinct().count(), "tablets spread over 3 servers");
 
     Table t = client.table("items");
     List<Put> batch = new ArrayList<>();
@@ -164,7 +164,7 @@ class ClusterProcessTest {
     ChildProcess bad = cluster.start(LogBaseShell.class, "shell-bad", "--zookeeper", cluster.zkConnect(),
         "-e", "get no_such_table k1");
     assertTrue(bad.waitFor(Duration.ofSeconds(60)) != 0, "a failed command makes -e exit non-zero");
-    String out = String.join("\n", bad.lines());
+    String out = String.join("\n", bad.lines()) + java.nio.file.Files.readString(dir.resolve("shell-bad.log"));
     assertTrue(out.contains("ERROR"), out);
     assertTrue(!out.contains("\tat "), "no stack trace: " + out);
   }
