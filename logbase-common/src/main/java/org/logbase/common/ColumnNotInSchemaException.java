@@ -7,4 +7,9 @@ public class ColumnNotInSchemaException extends LogBaseException {
   public ColumnNotInSchemaException(String table, String column) {
     super("column '" + column + "' is not in the schema of table '" + table + "'");
   }
+
+  /** With a message as received from a server. */
+  public ColumnNotInSchemaException(String message) {
+    super(message);
+  }
 }

@@ -11,4 +11,9 @@ public class LogUnavailableException extends LogBaseException {
   public LogUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** With a message as received from a server. */
+  public LogUnavailableException(String message) {
+    super(message);
+  }
 }

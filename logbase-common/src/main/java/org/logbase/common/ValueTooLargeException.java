@@ -7,4 +7,9 @@ public class ValueTooLargeException extends LogBaseException {
   public ValueTooLargeException(String what, long size, long limit) {
     super(what + " is " + size + " bytes; the limit is " + limit + " bytes");
   }
+
+  /** With a message as received from a server. */
+  public ValueTooLargeException(String message) {
+    super(message);
+  }
 }

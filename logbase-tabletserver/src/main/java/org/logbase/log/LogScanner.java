@@ -27,6 +27,17 @@ public final class LogScanner {
   public static Result scan(
       FileSystem fs, Path dir, LogPosition from, int maxFrameBytes, Consumer<LogDamage> damage, RecordSink sink)
       throws IOException {
+    return scan(fs, dir, from, null, maxFrameBytes, damage, sink);
+  }
+
+  /**
+   * Like {@link #scan(FileSystem, Path, LogPosition, int, Consumer, RecordSink)}, but stops before
+   * {@code to} (null: the end). A bound lets a live server replay its own log up to what it has
+   * made durable while the writer keeps appending behind it.
+   */
+  public static Result scan(
+      FileSystem fs, Path dir, LogPosition from, LogPosition to, int maxFrameBytes, Consumer<LogDamage> damage,
+      RecordSink sink) throws IOException {
     List<Long> segments = SegmentFiles.list(fs, dir);
     long count = 0;
     long bytes = 0;
@@ -37,11 +48,17 @@ public final class LogScanner {
       if (seg < from.segment()) {
         continue;
       }
+      if (to != null && seg > to.segment()) {
+        break;
+      }
       long offset = seg == from.segment() ? from.offset() : 0;
       read++;
       try (SegmentScanner s = SegmentScanner.open(fs, dir, seg, offset, maxFrameBytes, damage)) {
         AppendedRecord r;
         while ((r = s.next()) != null) {
+          if (to != null && seg == to.segment() && LogPointer.offset(r.pointer()) >= to.offset()) {
+            break;
+          }
           count++;
           bytes += r.frameLength();
           maxLsn = Math.max(maxLsn, r.record().lsn());

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +36,7 @@ public final class Checkpointer implements Closeable {
 
   public Checkpointer(CheckpointStore store, Collection<GroupIndex> indexes, Supplier<Watermark> watermark, Config c) {
     this.store = store;
-    this.indexes = List.copyOf(indexes);
+    this.indexes = new CopyOnWriteArrayList<>(indexes);
     this.watermark = watermark;
     this.updateThreshold = c.getLong(UPDATES, 1_000_000);
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(c.getLong(INTERVAL_MS, 600_000));
@@ -44,6 +45,23 @@ public final class Checkpointer implements Closeable {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /** Includes these indexes from now on. */
+  public void add(Collection<GroupIndex> more) {
+    indexes.addAll(more);
+  }
+
+  /** Leaves these indexes out from now on. */
+  public void remove(Collection<GroupIndex> gone) {
+    indexes.removeAll(gone);
+  }
+
+  /** Checkpoints the given indexes now (a tablet closing, so its next owner replays little). */
+  public synchronized void checkpoint(Collection<GroupIndex> some) throws IOException {
+    for (GroupIndex gi : some) {
+      store.write(gi, watermark.get());
+    }
   }
 
   /** Starts the background checks (once a second). */

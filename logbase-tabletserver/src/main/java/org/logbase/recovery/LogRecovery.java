@@ -11,12 +11,14 @@ import org.apache.hadoop.fs.Path;
 import org.logbase.common.FaultInjector;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.index.BLinkTree;
+import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogDamage;
 import org.logbase.log.LogFileSystems;
 import org.logbase.log.LogPosition;
 import org.logbase.log.LogScanner;
 import org.logbase.log.SegmentFiles;
+import org.logbase.log.SegmentScanner;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier;
 import org.logbase.tablet.NoRecordCache;
@@ -26,10 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rebuilds the indexes of a server's tablets: the newest valid checkpoint of each (tablet, column
- * group), then a redo of the log from the oldest position any of them covers (every index skipping
- * what its checkpoint already holds); without checkpoints, a full replay. Records of transactions
- * without a COMMIT never enter an index.
+ * Rebuilds the indexes of tablets: the newest valid checkpoint of each (tablet, column group), then
+ * a redo of the log from the oldest position any of them covers (every index skipping what its
+ * checkpoint already holds); without checkpoints, a full replay. Records of transactions without a
+ * COMMIT never enter an index.
+ *
+ * <p>Used when a server starts ({@link #recover}) and when it opens a tablet later ({@link
+ * #rebuild} with an upper bound, while its own writer keeps appending).
  */
 public final class LogRecovery {
   private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
@@ -39,9 +44,15 @@ public final class LogRecovery {
   public record Result(
       Map<TabletId, GroupIndex[]> indexes, long nextLsn, long maxTimestamp, long nextSegment, RecoveryReport report) {}
 
+  /** Indexes rebuilt for some tablets, with what the replay saw. */
+  public record Rebuilt(Map<TabletId, GroupIndex[]> indexes, long maxLsn, long maxTimestamp, RecoveryReport report) {}
+
   private LogRecovery() {}
 
   /**
+   * Recovers a server's log on start: fences it, rebuilds the given tablets, and finds where the log
+   * continues (next LSN and segment).
+   *
    * @param useCheckpoints false forces a full replay (benchmarks compare the two)
    */
   public static Result recover(
@@ -56,7 +67,21 @@ public final class LogRecovery {
     if (removed > 0) {
       LOG.info("removed {} temporary checkpoint files left by a crash", removed);
     }
+    Rebuilt r = rebuild(fs, logDir, checkpoints, tablets, config, useCheckpoints, null, faults);
+    long[] tail = tablets.isEmpty() ? lastLsnAndTimestamp(fs, logDir, segments, config) : new long[] {0, 0};
+    long maxLsn = Math.max(r.maxLsn(), tail[0]);
+    long maxTs = Math.max(r.maxTimestamp(), tail[1]);
+    long nextSegment = segments.isEmpty() ? 1 : segments.get(segments.size() - 1) + 1;
+    return new Result(r.indexes(), maxLsn + 1, maxTs, nextSegment, r.report());
+  }
 
+  /**
+   * Rebuilds the indexes of {@code tablets} from their checkpoints and the log up to {@code to}
+   * (null: the end of the log).
+   */
+  public static Rebuilt rebuild(
+      FileSystem fs, Path logDir, CheckpointStore checkpoints, List<TabletDescriptor> tablets, LogConfig config,
+      boolean useCheckpoints, LogPosition to, FaultInjector faults) throws IOException {
     long t0 = System.nanoTime();
     List<String> problems = new ArrayList<>();
     Map<TabletId, GroupIndex[]> indexes = new HashMap<>();
@@ -87,38 +112,57 @@ public final class LogRecovery {
         throw new IllegalArgumentException("tablet " + t.id() + " listed twice");
       }
     }
-    if (from == null) {
-      from = LogPosition.START;
-    }
     problems.forEach(p -> LOG.warn("{}", p));
     long t1 = System.nanoTime();
 
     List<LogDamage> damage = new ArrayList<>();
-    IndexApplier applier = new IndexApplier(indexes, new NoRecordCache(), new IndexApplier.Watermark(0, from));
-    long[] replayed = {0};
-    LogScanner.Result scan = LogScanner.scan(fs, logDir, from, config.maxFrameBytes(), d -> {
-      damage.add(d);
-      if (d.kind() == LogDamage.Kind.CORRUPT) {
-        LOG.error("log damage: {}", d);
-      } else {
-        LOG.info("log damage: {}", d);
-      }
-    }, r -> {
-      applier.apply(r);
-      if (++replayed[0] % 1000 == 0) {
-        faults.at("recovery.replay");
-      }
-    });
-    int undecided = applier.dropUndecided();
+    IndexApplier applier = new IndexApplier(indexes, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
+    LogScanner.Result scan = new LogScanner.Result(0, 0, 0, 0, 0);
+    int undecided = 0;
+    if (from != null) {
+      long[] replayed = {0};
+      scan = LogScanner.scan(fs, logDir, from, to, config.maxFrameBytes(), d -> report(d, damage), r -> {
+        applier.apply(r);
+        if (++replayed[0] % 1000 == 0) {
+          faults.at("recovery.replay");
+        }
+      });
+      undecided = applier.dropUndecided();
+    }
     long t2 = System.nanoTime();
-
-    maxLsn = Math.max(maxLsn, scan.maxLsn());
-    maxTs = Math.max(maxTs, scan.maxTimestamp());
-    long nextSegment = segments.isEmpty() ? 1 : segments.get(segments.size() - 1) + 1;
-    RecoveryReport report = new RecoveryReport(loaded, entries, from, scan.records(), scan.bytes(),
-        applier.applied(), undecided, applier.skippedUnknownTablet(), damage, problems,
+    RecoveryReport report = new RecoveryReport(loaded, entries, from == null ? LogPosition.START : from,
+        scan.records(), scan.bytes(), applier.applied(), undecided, applier.skippedUnknownTablet(), damage, problems,
         (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);
     LOG.info("{}", report);
-    return new Result(indexes, maxLsn + 1, maxTs, nextSegment, report);
+    return new Rebuilt(indexes, Math.max(maxLsn, scan.maxLsn()), Math.max(maxTs, scan.maxTimestamp()), report);
+  }
+
+  /** LSN and largest timestamp of the newest segment holding a record: where a log with no tablets continues. */
+  private static long[] lastLsnAndTimestamp(FileSystem fs, Path logDir, List<Long> segments, LogConfig config)
+      throws IOException {
+    for (int i = segments.size() - 1; i >= 0; i--) {
+      long lsn = 0;
+      long ts = 0;
+      try (SegmentScanner s = SegmentScanner.open(fs, logDir, segments.get(i), 0, config.maxFrameBytes(), d -> { })) {
+        AppendedRecord r;
+        while ((r = s.next()) != null) {
+          lsn = Math.max(lsn, r.record().lsn());
+          ts = Math.max(ts, r.record().timestamp());
+        }
+      }
+      if (lsn > 0) {
+        return new long[] {lsn, ts};
+      }
+    }
+    return new long[] {0, 0};
+  }
+
+  private static void report(LogDamage d, List<LogDamage> damage) {
+    damage.add(d);
+    if (d.kind() == LogDamage.Kind.CORRUPT) {
+      LOG.error("log damage: {}", d);
+    } else {
+      LOG.info("log damage: {}", d);
+    }
   }
 }

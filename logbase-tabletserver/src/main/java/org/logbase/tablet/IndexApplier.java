@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogPointer;
 import org.logbase.log.LogPosition;
@@ -16,7 +17,8 @@ import org.logbase.log.RecordType;
  * of an atomic multi-column-group write) wait for their COMMIT, and an ABORT drops them, so
  * uncommitted data never reaches an index.
  *
- * <p>Not thread-safe: the log writer thread (or the recovery thread) is its only caller.
+ * <p>Records are applied by one thread (the log writer thread, or the recovery thread); tablets may
+ * be registered and unregistered from others.
  */
 public final class IndexApplier {
   /** How far the indexes are complete: every record up to {@code lsn} is applied, replay may start at {@code position}. */
@@ -34,7 +36,7 @@ public final class IndexApplier {
    * @param start the watermark before anything is applied
    */
   public IndexApplier(Map<TabletId, GroupIndex[]> indexes, RecordCache cache, Watermark start) {
-    this.indexes = indexes;
+    this.indexes = new ConcurrentHashMap<>(indexes);
     this.cache = cache;
     this.watermark = start;
   }
@@ -98,6 +100,16 @@ public final class IndexApplier {
     long ptr = oldest.pointer();
     return new Watermark(Math.min(lastLsn, oldest.record().lsn() - 1),
         new LogPosition(LogPointer.segment(ptr), LogPointer.offset(ptr)));
+  }
+
+  /** Starts routing records of a tablet to these indexes (a tablet opened, or its schema grew). */
+  public void register(TabletId tablet, GroupIndex[] groups) {
+    indexes.put(tablet, groups);
+  }
+
+  /** Stops routing records of a tablet anywhere (it closed); later records of it are skipped. */
+  public void unregister(TabletId tablet) {
+    indexes.remove(tablet);
   }
 
   public Watermark watermark() {

@@ -1,11 +1,10 @@
 package org.logbase.tablet;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.logbase.common.LogBaseException;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
@@ -27,18 +26,16 @@ public final class RecordStore {
   }
 
   /**
-   * Appends records as one group-commit unit and waits until they are durable and applied to the
-   * indexes.
+   * Appends records as one group-commit unit; completes once they are durable and applied to the
+   * indexes, exceptionally with the log's typed error.
    */
-  public List<AppendedRecord> appendAndWait(List<LogRecord> records, Durability durability) throws IOException {
-    try {
-      return writer.append(records, durability).get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while waiting for the log flush; the write may or may not be durable");
-    } catch (ExecutionException e) {
-      throw rethrow(e.getCause());
-    }
+  public CompletableFuture<List<AppendedRecord>> append(List<LogRecord> records, Durability durability) {
+    return writer.append(records, durability);
+  }
+
+  /** The cause a failed append future carries, as the exception to throw. */
+  public static IOException unwrap(Throwable t) {
+    return rethrow(t);
   }
 
   /** The record an index entry points at, from the cache or the log (CRC checked). */

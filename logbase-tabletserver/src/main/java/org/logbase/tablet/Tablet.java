@@ -1,5 +1,7 @@
 package org.logbase.tablet;
 
+import org.logbase.common.Row;
+import org.logbase.common.Cell;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import org.logbase.common.Bytes;
 import org.logbase.common.KeyOutOfRangeException;
 import org.logbase.common.ValueTooLargeException;
@@ -56,6 +59,14 @@ public final class Tablet {
    * @return the version's timestamp; the write is durable when this returns
    */
   public long put(byte[] key, Map<String, byte[]> columns, Durability durability) throws IOException {
+    return await(putAsync(key, columns, durability));
+  }
+
+  /**
+   * Like {@link #put}, without blocking: the future completes with the timestamp once the write is
+   * durable. Bad input fails at once (thrown, not in the future).
+   */
+  public CompletableFuture<Long> putAsync(byte[] key, Map<String, byte[]> columns, Durability durability) {
     checkKey(key);
     if (columns.isEmpty()) {
       throw new IllegalArgumentException("a put needs at least one column");
@@ -77,12 +88,16 @@ public final class Tablet {
     List<LogRecord> records = new ArrayList<>(byGroup.size() + 1);
     byGroup.forEach((g, cols) -> records.add(
         LogRecord.data(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key, cols)));
-    commitAtomically(records, ts, txn, durability);
-    return ts;
+    return commitAtomically(records, ts, txn, durability);
   }
 
   /** Deletes the row in every column group as of a new timestamp; older snapshots still see it. */
   public long delete(byte[] key, Durability durability) throws IOException {
+    return await(deleteAsync(key, durability));
+  }
+
+  /** Like {@link #delete}, without blocking. */
+  public CompletableFuture<Long> deleteAsync(byte[] key, Durability durability) {
     checkKey(key);
     long ts = clock.next();
     List<ColumnGroup> all = schema.columnGroups();
@@ -91,16 +106,25 @@ public final class Tablet {
     for (ColumnGroup g : all) {
       records.add(LogRecord.tombstone(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key));
     }
-    commitAtomically(records, ts, txn, durability);
-    return ts;
+    return commitAtomically(records, ts, txn, durability);
   }
 
-  private void commitAtomically(List<LogRecord> records, long ts, long txn, Durability durability)
-      throws IOException {
+  private CompletableFuture<Long> commitAtomically(List<LogRecord> records, long ts, long txn, Durability durability) {
     if (txn != 0) {
       records.add(LogRecord.commit(ts, txn));
     }
-    store.appendAndWait(records, durability);
+    return store.append(records, durability).thenApply(appended -> ts);
+  }
+
+  private static long await(CompletableFuture<Long> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for the log flush; the write may or may not be durable");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw RecordStore.unwrap(e.getCause());
+    }
   }
 
   /**
@@ -162,6 +186,14 @@ public final class Tablet {
       }
     }
     return out;
+  }
+
+  /**
+   * A timestamp to read a consistent snapshot at: above every write acknowledged so far. Scans that
+   * page through a tablet read all pages at one such timestamp.
+   */
+  public long snapshotTimestamp() {
+    return clock.next();
   }
 
   /** Versions of a row in one column group with timestamp <= asOf, newest first. */

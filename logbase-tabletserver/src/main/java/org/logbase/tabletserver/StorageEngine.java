@@ -4,10 +4,13 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.log.LogConfig;
@@ -32,36 +35,55 @@ import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TabletId;
 import org.logbase.tablet.TabletLimits;
 import org.logbase.tablet.TimestampSource;
+import org.logbase.common.schema.ColumnGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A tablet server's storage: one log shared by all its tablets, an index per (tablet, column group),
  * checkpoints, and recovery on open. Opening recovers whatever an earlier incarnation left behind
- * (a crash included) before it accepts a write.
+ * (a crash included) before it accepts a write. Tablets can be given at open or opened and closed
+ * later, as a master assigns them.
  */
 public final class StorageEngine implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(StorageEngine.class);
 
+  private final EngineOptions options;
   private final FileSystem fs;
+  private final Path logDir;
+  private final LogConfig logConfig;
+  private final CheckpointStore checkpoints;
+  private final IndexApplier applier;
   private final LogWriter writer;
   private final RecordReader reader;
+  private final RecordStore store;
   private final Checkpointer checkpointer;
-  private final Map<TabletId, Tablet> tablets = new LinkedHashMap<>();
   private final RecoveryReport recovery;
   private final RecordCache cache;
   private final TimestampSource clock;
+  private final TabletLimits limits;
+  private final Map<TabletId, Tablet> tablets = new ConcurrentSkipListMap<>(
+      java.util.Comparator.comparingInt(TabletId::tableId).thenComparingInt(TabletId::tabletId));
+  private final Map<TabletId, GroupIndex[]> groups = new ConcurrentHashMap<>();
 
-  private StorageEngine(
-      FileSystem fs, LogWriter writer, RecordReader reader, Checkpointer checkpointer, RecoveryReport recovery,
-      RecordCache cache, TimestampSource clock) {
+  private StorageEngine(EngineOptions options, FileSystem fs, LogRecovery.Result r) throws IOException {
+    this.options = options;
     this.fs = fs;
-    this.writer = writer;
-    this.reader = reader;
-    this.checkpointer = checkpointer;
-    this.recovery = recovery;
-    this.cache = cache;
-    this.clock = clock;
+    Path root = new Path(options.root());
+    this.logDir = new Path(root, "log");
+    this.logConfig = LogConfig.from(options.config());
+    this.checkpoints = new CheckpointStore(fs, new Path(root, "checkpoints"), options.faults());
+    this.recovery = r.report();
+    this.clock = options.clock() != null ? options.clock() : new HybridClock();
+    clock.observe(r.maxTimestamp());
+    this.cache = RecordCaches.create(options.config());
+    this.limits = TabletLimits.from(options.config());
+    this.applier = new IndexApplier(r.indexes(), cache,
+        new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
+    this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch, options.faults());
+    this.reader = new RecordReader(fs, logDir);
+    this.store = new RecordStore(writer, reader, cache);
+    this.checkpointer = new Checkpointer(checkpoints, List.of(), applier::watermark, options.config());
   }
 
   /** Opens (and recovers) the engine; the tablets in the options are served once this returns. */
@@ -69,42 +91,95 @@ public final class StorageEngine implements Closeable {
     Objects.requireNonNull(o.root(), "root");
     FileSystem fs = LogFileSystems.open(o.root(), o.hadoop());
     try {
-      return open(o, fs);
+      Path root = new Path(o.root());
+      LogRecovery.Result r = LogRecovery.recover(fs, new Path(root, "log"),
+          new CheckpointStore(fs, new Path(root, "checkpoints"), o.faults()), o.tablets(),
+          LogConfig.from(o.config()), o.useCheckpoints(), o.faults());
+      StorageEngine engine = new StorageEngine(o, fs, r);
+      for (TabletDescriptor d : o.tablets()) {
+        engine.serve(d, r.indexes().get(d.id()));
+      }
+      engine.checkpointer.start();
+      LOG.info("storage engine open at {} with {} tablets", o.root(), o.tablets().size());
+      return engine;
     } catch (IOException | RuntimeException e) {
       fs.close();
       throw e;
     }
   }
 
-  private static StorageEngine open(EngineOptions o, FileSystem fs) throws IOException {
-    Path root = new Path(o.root());
-    Path logDir = new Path(root, "log");
-    LogConfig logConfig = LogConfig.from(o.config());
-    CheckpointStore checkpoints = new CheckpointStore(fs, new Path(root, "checkpoints"), o.faults());
-
-    LogRecovery.Result r = LogRecovery.recover(
-        fs, logDir, checkpoints, o.tablets(), logConfig, o.useCheckpoints(), o.faults());
-    TimestampSource clock = o.clock() != null ? o.clock() : new HybridClock();
-    clock.observe(r.maxTimestamp());
-
-    RecordCache cache = RecordCaches.create(o.config());
-    IndexApplier applier = new IndexApplier(r.indexes(), cache,
-        new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
-    LogWriter writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch, o.faults());
-    RecordReader reader = new RecordReader(fs, logDir);
-    RecordStore store = new RecordStore(writer, reader, cache);
-
-    List<GroupIndex> all = new ArrayList<>();
-    r.indexes().values().forEach(g -> Arrays.stream(g).filter(Objects::nonNull).forEach(all::add));
-    Checkpointer checkpointer = new Checkpointer(checkpoints, all, applier::watermark, o.config());
-    StorageEngine engine = new StorageEngine(fs, writer, reader, checkpointer, r.report(), cache, clock);
-    TabletLimits limits = TabletLimits.from(o.config());
-    for (TabletDescriptor d : o.tablets()) {
-      engine.tablets.put(d.id(), new Tablet(d, r.indexes().get(d.id()), store, clock, limits));
+  /**
+   * Starts serving a tablet: loads its checkpoints and replays this server's log for it. Opening a
+   * tablet that is open already with more column groups in its schema adds the new groups (empty);
+   * opening it again with the same schema does nothing.
+   */
+  public synchronized Tablet openTablet(TabletDescriptor d) throws IOException {
+    Tablet current = tablets.get(d.id());
+    if (current != null) {
+      return addColumnGroups(current, d);
     }
-    checkpointer.start();
-    LOG.info("storage engine open at {} with {} tablets", o.root(), o.tablets().size());
-    return engine;
+    LogRecovery.Rebuilt r = LogRecovery.rebuild(fs, logDir, checkpoints, List.of(d), logConfig,
+        options.useCheckpoints(), applier.watermark().position(), options.faults());
+    clock.observe(r.maxTimestamp());
+    return serve(d, r.indexes().get(d.id()));
+  }
+
+  /** Stops serving a tablet after checkpointing it, so whoever opens it next replays little. */
+  public synchronized void closeTablet(TabletId id) throws IOException {
+    Tablet t = tablets.remove(id);
+    if (t == null) {
+      return;
+    }
+    List<GroupIndex> gs = present(groups.remove(id));
+    try {
+      checkpointer.checkpoint(gs);
+    } finally {
+      checkpointer.remove(gs);
+      applier.unregister(id);
+    }
+    LOG.info("closed tablet {}", t.descriptor());
+  }
+
+  private Tablet serve(TabletDescriptor d, GroupIndex[] gs) {
+    applier.register(d.id(), gs);
+    checkpointer.add(present(gs));
+    groups.put(d.id(), gs);
+    Tablet t = new Tablet(d, gs, store, clock, limits);
+    tablets.put(d.id(), t);
+    LOG.info("serving tablet {}", d);
+    return t;
+  }
+
+  private Tablet addColumnGroups(Tablet current, TabletDescriptor d) {
+    GroupIndex[] old = groups.get(d.id());
+    Set<Integer> known = new HashSet<>();
+    current.descriptor().schema().columnGroups().forEach(g -> known.add(g.id()));
+    List<ColumnGroup> added = d.schema().columnGroups().stream().filter(g -> !known.contains(g.id())).toList();
+    if (added.isEmpty()) {
+      return current;
+    }
+    int maxId = d.schema().columnGroups().stream().mapToInt(ColumnGroup::id).max().orElse(0);
+    GroupIndex[] grown = Arrays.copyOf(old, Math.max(old.length, maxId + 1));
+    for (ColumnGroup g : added) {
+      // A new group has no records anywhere yet: its index starts empty.
+      grown[g.id()] = new GroupIndex(d, g, org.logbase.index.BLinkTree.builder().build(), 0);
+    }
+    applier.register(d.id(), grown);
+    checkpointer.add(added.stream().map(g -> grown[g.id()]).toList());
+    groups.put(d.id(), grown);
+    Tablet t = new Tablet(d, grown, store, clock, limits);
+    tablets.put(d.id(), t);
+    LOG.info("tablet {} gained column groups {}", d, added);
+    return t;
+  }
+
+  private static List<GroupIndex> present(GroupIndex[] gs) {
+    return gs == null ? List.of() : Arrays.stream(gs).filter(Objects::nonNull).toList();
+  }
+
+  /** The tablet with these ids, or null if this engine does not serve it. */
+  public Tablet tabletOrNull(TabletId id) {
+    return tablets.get(id);
   }
 
   /** The tablet with these ids; throws if this engine does not serve it. */
@@ -116,16 +191,7 @@ public final class StorageEngine implements Closeable {
     return t;
   }
 
-  /** The first tablet of the named table whose range holds {@code key}. */
-  public Tablet tabletFor(String table, byte[] key) {
-    for (Tablet t : tablets.values()) {
-      if (t.descriptor().schema().name().equals(table) && t.descriptor().contains(key)) {
-        return t;
-      }
-    }
-    throw new IllegalArgumentException("no tablet of table '" + table + "' holds that key on this server");
-  }
-
+  /** The tablets served now, by table and tablet id. */
   public List<Tablet> tablets() {
     return List.copyOf(tablets.values());
   }
@@ -149,6 +215,11 @@ public final class StorageEngine implements Closeable {
 
   public TimestampSource clock() {
     return clock;
+  }
+
+  /** Whether the log still accepts writes. */
+  public boolean isWritable() {
+    return !writer.isFailed();
   }
 
   /** Stops checkpointing, writes out what is queued, closes the log and the file system. */

@@ -1,5 +1,6 @@
 package org.logbase.recovery;
 
+import org.logbase.common.Row;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,7 +32,6 @@ import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
 import org.logbase.log.LogRecord;
 import org.logbase.log.LogWriter;
-import org.logbase.tablet.Row;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;

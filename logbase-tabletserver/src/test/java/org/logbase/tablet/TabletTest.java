@@ -1,5 +1,6 @@
 package org.logbase.tablet;
 
+import org.logbase.common.Row;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -22,6 +22,7 @@ import org.logbase.tabletserver.demo.Ack;
 import org.logbase.tabletserver.demo.AckVerifier;
 import org.logbase.tabletserver.demo.CheckedValues;
 import org.logbase.tabletserver.demo.CrashWriter;
+import org.logbase.testing.ChildProcess;
 import org.logbase.testing.MiniHdfs;
 
 /**

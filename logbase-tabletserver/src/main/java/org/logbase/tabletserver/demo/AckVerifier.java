@@ -1,5 +1,7 @@
 package org.logbase.tabletserver.demo;
 
+import org.logbase.common.Row;
+import org.logbase.common.Cell;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -8,8 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.logbase.common.HybridTimestamp;
-import org.logbase.tablet.Cell;
-import org.logbase.tablet.Row;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.Version;
 

@@ -1,5 +1,6 @@
 package org.logbase.tabletserver.demo;
 
+import org.logbase.common.Row;
 import static org.logbase.common.Bytes.utf8;
 
 import java.io.BufferedReader;
@@ -22,7 +23,6 @@ import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.log.Durability;
 import org.logbase.log.LogFileSystems;
-import org.logbase.tablet.Row;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.Version;

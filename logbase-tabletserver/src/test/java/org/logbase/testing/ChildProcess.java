@@ -1,4 +1,4 @@
-package org.logbase.tabletserver;
+package org.logbase.testing;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -16,15 +16,21 @@ import org.logbase.tabletserver.demo.Ack;
  * A child JVM on this JVM's classpath whose stdout is recorded line by line in this process, so its
  * acknowledgements outlive it; killed with a real {@code kill -9}.
  */
-final class ChildProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
   private final Process process;
   private final List<String> lines = new ArrayList<>();
   private final Thread reader;
 
-  ChildProcess(Class<?> main, File log, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-cp",
-        System.getProperty("java.class.path"), main.getName()));
+  public ChildProcess(Class<?> main, File log, String... args) throws IOException {
+    this(main, List.of("-Xmx256m"), log, args);
+  }
+
+  /** A child running {@code main} with the given JVM options; its stderr goes to {@code log}. */
+  public ChildProcess(Class<?> main, List<String> jvmOptions, File log, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
     cmd.addAll(List.of(args));
     process = new ProcessBuilder(cmd).redirectError(log).start();
     reader = new Thread(this::readLines, "child-stdout");
@@ -50,7 +56,7 @@ final class ChildProcess implements AutoCloseable {
   }
 
   /** Waits until some line satisfies the condition; fails after the deadline or if the child exits first. */
-  String await(Predicate<String> condition, Duration timeout) throws InterruptedException {
+  public String await(Predicate<String> condition, Duration timeout) throws InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     synchronized (lines) {
       while (true) {
@@ -72,7 +78,7 @@ final class ChildProcess implements AutoCloseable {
   }
 
   /** Waits until the child printed at least n acknowledgements. */
-  void awaitAcks(int n, Duration timeout) throws InterruptedException {
+  public void awaitAcks(int n, Duration timeout) throws InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     synchronized (lines) {
       while (acks().size() < n) {
@@ -89,7 +95,7 @@ final class ChildProcess implements AutoCloseable {
   }
 
   /** Sends SIGKILL with the kill command and waits for the process and its output to end. */
-  void kill9() throws IOException, InterruptedException {
+  public void kill9() throws IOException, InterruptedException {
     Process k = new ProcessBuilder("kill", "-9", Long.toString(process.pid())).inheritIO().start();
     if (k.waitFor() != 0) {
       throw new IOException("kill -9 " + process.pid() + " failed");
@@ -98,7 +104,7 @@ final class ChildProcess implements AutoCloseable {
     reader.join(Duration.ofSeconds(30).toMillis());
   }
 
-  List<Ack> acks() {
+  public List<Ack> acks() {
     synchronized (lines) {
       List<Ack> out = new ArrayList<>();
       for (String l : lines) {
@@ -109,6 +115,30 @@ final class ChildProcess implements AutoCloseable {
       }
       return out;
     }
+  }
+
+  /** Every line the child printed so far. */
+  public List<String> lines() {
+    synchronized (lines) {
+      return new ArrayList<>(lines);
+    }
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Waits for the child to exit by itself; returns its exit status. */
+  public int waitFor(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("child did not exit within " + timeout + "; last lines: " + tail());
+    }
+    reader.join(Duration.ofSeconds(30).toMillis());
+    return process.exitValue();
   }
 
   private String tail() {

@@ -1,4 +1,4 @@
-package org.logbase.tablet;
+package org.logbase.common;
 
 import java.util.Collections;
 import java.util.SortedMap;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Shared by the bin/ scripts: build on demand, classpath, running a LogBase JVM.
+
+: "${LOGBASE_HOME:?LOGBASE_HOME must be set}"
+LB_CP_FILE="$LOGBASE_HOME/logbase-dist/target/runtime-classpath.txt"
+
+# Builds the jars and records the classpath when they are missing or older than the sources.
+lb_ensure_built() {
+  local stamp="$LB_CP_FILE"
+  if [[ -f "$stamp" ]] && \
+     [[ -z "$(find "$LOGBASE_HOME" -path '*/src/main/*' -newer "$stamp" -print -quit 2>/dev/null)" ]] && \
+     [[ -z "$(find "$LOGBASE_HOME" -maxdepth 2 -name pom.xml -newer "$stamp" -print -quit 2>/dev/null)" ]]; then
+    return
+  fi
+  echo "logbase: building (mvn package, tests skipped)..." >&2
+  (cd "$LOGBASE_HOME" && mvn -q -B -ntp -DskipTests -pl logbase-dist -am package >&2)
+}
+
+lb_classpath() {
+  lb_ensure_built
+  local jars="" m
+  for m in common tabletserver master client ycsb dist; do
+    jars="$jars:$(ls "$LOGBASE_HOME"/logbase-$m/target/logbase-$m-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n 1)"
+  done
+  echo "${jars#:}:$(cat "$LB_CP_FILE")"
+}
+
+# Runs a main class in the foreground with LogBase's logging configuration.
+lb_java() {
+  local cp
+  cp="$(lb_classpath)"
+  exec java ${LOGBASE_JAVA_OPTS:--Xmx1g} \
+    -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
+    -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}" \
+    -cp "${LOGBASE_EXTRA_CP:+$LOGBASE_EXTRA_CP:}$cp" "$@"
+}

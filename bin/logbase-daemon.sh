@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Starts or stops one LogBase cluster daemon in the background, with its log and pid file under the
+# run directory ($LOGBASE_RUN_DIR, default run/cluster).
+#
+#   bin/logbase-daemon.sh start zookeeper
+#   bin/logbase-daemon.sh start namenode | datanode
+#   bin/logbase-daemon.sh start master NAME PORT
+#   bin/logbase-daemon.sh start tabletserver ID PORT
+#   bin/logbase-daemon.sh stop NAME          (NAME: zookeeper, namenode, datanode, master1, ts1, ...)
+#   bin/logbase-daemon.sh kill NAME          (kill -9, for failure drills)
+#
+# bin/start-cluster.sh writes the configuration these daemons read ($RUN/conf).
+set -euo pipefail
+LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bin/lib.sh
+source "$LOGBASE_HOME/bin/lib.sh"
+RUN="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
+
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+
+pidfile() { echo "$RUN/pids/$1.pid"; }
+
+running() {
+  local f; f=$(pidfile "$1")
+  [[ -f "$f" ]] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+launch() { # NAME MAIN ARGS...
+  local name="$1"; shift
+  mkdir -p "$RUN/logs" "$RUN/pids"
+  if running "$name"; then
+    echo "$name is already running (pid $(cat "$(pidfile "$name")"))" >&2
+    return 0
+  fi
+  local cp; cp="$(lb_classpath)"
+  nohup java ${LOGBASE_DAEMON_OPTS:--Xmx512m} \
+    -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
+    -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}" \
+    -Dhadoop.log.dir="$RUN/logs" \
+    -cp "$RUN/hadoop-conf:$cp" "$@" > "$RUN/logs/$name.log" 2>&1 < /dev/null &
+  echo $! > "$(pidfile "$name")"
+  echo "started $name (pid $!), log $RUN/logs/$name.log"
+}
+
+stop() { # NAME [SIGNAL]
+  local name="$1" sig="${2:-TERM}" f pid
+  f=$(pidfile "$name")
+  if ! running "$name"; then
+    rm -f "$f"
+    echo "$name is not running"
+    return 0
+  fi
+  pid=$(cat "$f")
+  kill "-$sig" "$pid"
+  for _ in $(seq 1 300); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "$name did not stop within 30 s; killing it" >&2
+    kill -9 "$pid"
+  fi
+  rm -f "$f"
+  echo "stopped $name"
+}
+
+action="${1:-}"; kind="${2:-}"
+[[ -n "$action" && -n "$kind" ]] || { usage >&2; exit 2; }
+case "$action" in
+  start)
+    case "$kind" in
+      zookeeper) launch zookeeper org.apache.zookeeper.server.ZooKeeperServerMain "$RUN/conf/zoo.cfg" ;;
+      namenode) launch namenode org.apache.hadoop.hdfs.server.namenode.NameNode ;;
+      datanode) launch datanode org.apache.hadoop.hdfs.server.datanode.DataNode ;;
+      master)
+        [[ $# -ge 4 ]] || { usage >&2; exit 2; }
+        launch "$3" org.logbase.master.MasterServer --config "$RUN/conf/logbase.properties" --port "$4" ;;
+      tabletserver)
+        [[ $# -ge 4 ]] || { usage >&2; exit 2; }
+        launch "$3" org.logbase.tabletserver.server.TabletServer --id "$3" --config "$RUN/conf/logbase.properties" --port "$4" ;;
+      *) echo "unknown daemon kind '$kind'" >&2; usage >&2; exit 2 ;;
+    esac ;;
+  stop) stop "$kind" ;;
+  kill) stop "$kind" KILL ;;
+  *) usage >&2; exit 2 ;;
+esac

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Starts a LogBase cluster on this machine, every daemon a separate process: ZooKeeper, optionally
+# HDFS (a NameNode and a DataNode), masters and tablet servers. Logs, pids and data go under the
+# run directory ($LOGBASE_RUN_DIR, default run/cluster).
+#
+#   bin/start-cluster.sh [--hdfs] [--masters N] [--servers N]
+#
+# Without --hdfs, logs live on the local file system. To use an existing ZooKeeper or HDFS instead
+# of starting them, set zookeeper.connect and/or logbase.fs.root in conf/cluster.properties.
+set -euo pipefail
+LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bin/lib.sh
+source "$LOGBASE_HOME/bin/lib.sh"
+RUN="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
+export LOGBASE_RUN_DIR="$RUN"
+DAEMON="$LOGBASE_HOME/bin/logbase-daemon.sh"
+
+HDFS=false; MASTERS=2; SERVERS=3
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --hdfs) HDFS=true ;;
+    --masters) MASTERS="$2"; shift ;;
+    --servers) SERVERS="$2"; shift ;;
+    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "start-cluster.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+ZK_PORT="${LOGBASE_ZK_PORT:-2181}"
+NN_PORT="${LOGBASE_NN_PORT:-8020}"
+MASTER_PORT="${LOGBASE_MASTER_PORT:-16000}"
+TS_PORT="${LOGBASE_TS_PORT:-16020}"
+
+external() { # KEY: value from conf/cluster.properties, if set
+  [[ -f "$LOGBASE_HOME/conf/cluster.properties" ]] || return 0
+  sed -n "s/^[[:space:]]*$1[[:space:]]*=[[:space:]]*//p" "$LOGBASE_HOME/conf/cluster.properties" | tail -n 1
+}
+ZK_CONNECT="$(external zookeeper.connect)"
+FS_ROOT="$(external logbase.fs.root)"
+
+lb_ensure_built
+mkdir -p "$RUN/conf" "$RUN/hadoop-conf" "$RUN/logs" "$RUN/pids" "$RUN/data"
+
+if [[ -z "$ZK_CONNECT" ]]; then
+  ZK_CONNECT="localhost:$ZK_PORT"
+  cat > "$RUN/conf/zoo.cfg" <<CFG
+tickTime=2000
+initLimit=10
+syncLimit=5
+dataDir=$RUN/data/zookeeper
+clientPort=$ZK_PORT
+clientPortAddress=127.0.0.1
+maxSessionTimeout=60000
+admin.enableServer=false
+4lw.commands.whitelist=ruok,stat
+CFG
+  "$DAEMON" start zookeeper
+fi
+
+if [[ -z "$FS_ROOT" ]]; then
+  if $HDFS; then
+    FS_ROOT="hdfs://localhost:$NN_PORT/logbase"
+  else
+    FS_ROOT="file://$RUN/data/fs"
+  fi
+fi
+cat > "$RUN/hadoop-conf/core-site.xml" <<XML
+<?xml version="1.0"?>
+<configuration>
+  <property><name>fs.defaultFS</name><value>hdfs://localhost:$NN_PORT</value></property>
+  <property><name>hadoop.tmp.dir</name><value>$RUN/data/hadoop-tmp</value></property>
+</configuration>
+XML
+cat > "$RUN/hadoop-conf/hdfs-site.xml" <<XML
+<?xml version="1.0"?>
+<configuration>
+  <property><name>dfs.namenode.name.dir</name><value>$RUN/data/namenode</value></property>
+  <property><name>dfs.datanode.data.dir</name><value>$RUN/data/datanode</value></property>
+  <property><name>dfs.replication</name><value>1</value></property>
+  <property><name>dfs.permissions.enabled</name><value>false</value></property>
+  <property><name>dfs.namenode.rpc-address</name><value>localhost:$NN_PORT</value></property>
+  <property><name>dfs.namenode.http-address</name><value>127.0.0.1:0</value></property>
+  <property><name>dfs.datanode.address</name><value>127.0.0.1:0</value></property>
+  <property><name>dfs.datanode.http.address</name><value>127.0.0.1:0</value></property>
+  <property><name>dfs.datanode.ipc.address</name><value>127.0.0.1:0</value></property>
+  <property><name>dfs.namenode.fs-limits.min-block-size</name><value>4096</value></property>
+  <property><name>dfs.heartbeat.interval</name><value>1</value></property>
+</configuration>
+XML
+
+if $HDFS && [[ -z "$(external logbase.fs.root)" ]]; then
+  if [[ ! -d "$RUN/data/namenode/current" ]]; then
+    echo "formatting the NameNode"
+    java -cp "$RUN/hadoop-conf:$(lb_classpath)" -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
+      -Dlogbase.root.logger=WARN,console \
+      org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive > "$RUN/logs/namenode-format.log" 2>&1
+  fi
+  "$DAEMON" start namenode
+  "$DAEMON" start datanode
+fi
+
+cat > "$RUN/conf/logbase.properties" <<PROPS
+# Written by bin/start-cluster.sh
+zookeeper.connect=$ZK_CONNECT
+zookeeper.session.timeout.ms=6000
+logbase.fs.root=$FS_ROOT
+PROPS
+if [[ -f "$LOGBASE_HOME/conf/logbase.properties" ]]; then
+  grep -v '^[[:space:]]*#' "$LOGBASE_HOME/conf/logbase.properties" | grep -v -e '^zookeeper.connect' -e '^logbase.fs.root' \
+    >> "$RUN/conf/logbase.properties" || true
+fi
+
+check() { java -cp "$RUN/hadoop-conf:$(lb_classpath)" -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
+  -Dlogbase.root.logger=ERROR,console org.logbase.dist.ClusterCheck "$@"; }
+check zookeeper "$ZK_CONNECT" 60
+if [[ "$FS_ROOT" == hdfs://* ]]; then
+  check fs "$FS_ROOT" 120
+fi
+
+for i in $(seq 1 "$MASTERS"); do
+  "$DAEMON" start master "master$i" $((MASTER_PORT + i - 1))
+done
+for i in $(seq 1 "$SERVERS"); do
+  "$DAEMON" start tabletserver "ts$i" $((TS_PORT + i - 1))
+done
+check cluster "$ZK_CONNECT" "$SERVERS" 120
+echo "cluster up: zookeeper $ZK_CONNECT, logs on $FS_ROOT, $MASTERS masters, $SERVERS tablet servers"
+echo "  shell: bin/logbase shell --zookeeper $ZK_CONNECT      stop: bin/stop-cluster.sh"

@@ -1,0 +1,23 @@
+package org.logbase.client;
+
+/**
+ * Settings keys read only by the client, in addition to the shared ones in
+ * {@link org.logbase.common.ClusterConfig} ({@code zookeeper.connect}, {@code zookeeper.root},
+ * {@code rpc.deadline.ms}, {@code rpc.max.message.bytes}).
+ */
+public final class ClientConfig {
+  /** First pause before retrying a request that failed retriably (ms). */
+  public static final String RETRY_INITIAL_MS = "client.retry.initial.ms";
+  public static final long DEFAULT_RETRY_INITIAL_MS = 50;
+  /** Longest pause between retries; pauses double up to it (ms). */
+  public static final String RETRY_MAX_MS = "client.retry.max.ms";
+  public static final long DEFAULT_RETRY_MAX_MS = 2000;
+  /** How many tablets a scan streams at once: the current one plus those fetched ahead. */
+  public static final String SCAN_PREFETCH_TABLETS = "client.scan.prefetch.tablets";
+  public static final int DEFAULT_SCAN_PREFETCH_TABLETS = 2;
+  /** Batches a scan stream may hold unread before the server is asked for more (flow control). */
+  public static final String SCAN_BUFFERED_BATCHES = "client.scan.buffered.batches";
+  public static final int DEFAULT_SCAN_BUFFERED_BATCHES = 2;
+
+  private ClientConfig() {}
+}

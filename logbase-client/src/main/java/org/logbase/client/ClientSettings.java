@@ -1,0 +1,53 @@
+package org.logbase.client;
+
+import io.grpc.Deadline;
+import java.util.concurrent.TimeUnit;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+import org.logbase.common.ZkPaths;
+
+/** The client's settings, read and checked once from a {@link Config}. */
+record ClientSettings(
+    String zkConnect,
+    ZkPaths zkPaths,
+    int zkSessionTimeoutMs,
+    long deadlineMs,
+    int maxMessageBytes,
+    long retryInitialMs,
+    long retryMaxMs,
+    int scanPrefetchTablets,
+    int scanBufferedBatches) {
+
+  static ClientSettings from(Config c) {
+    String zk = c.getString(ClusterConfig.ZK_CONNECT, "").trim();
+    if (zk.isEmpty()) {
+      throw new IllegalArgumentException("configuration " + ClusterConfig.ZK_CONNECT + " is not set");
+    }
+    return new ClientSettings(
+        zk,
+        ZkPaths.from(c),
+        c.getInt(ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS),
+        positive(c, ClusterConfig.RPC_DEADLINE_MS, c.getLong(ClusterConfig.RPC_DEADLINE_MS, ClusterConfig.DEFAULT_RPC_DEADLINE_MS)),
+        (int) Math.min(Integer.MAX_VALUE,
+            positive(c, ClusterConfig.RPC_MAX_MESSAGE_BYTES,
+                c.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES, ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES))),
+        positive(c, ClientConfig.RETRY_INITIAL_MS, c.getLong(ClientConfig.RETRY_INITIAL_MS, ClientConfig.DEFAULT_RETRY_INITIAL_MS)),
+        positive(c, ClientConfig.RETRY_MAX_MS, c.getLong(ClientConfig.RETRY_MAX_MS, ClientConfig.DEFAULT_RETRY_MAX_MS)),
+        (int) positive(c, ClientConfig.SCAN_PREFETCH_TABLETS,
+            c.getInt(ClientConfig.SCAN_PREFETCH_TABLETS, ClientConfig.DEFAULT_SCAN_PREFETCH_TABLETS)),
+        (int) positive(c, ClientConfig.SCAN_BUFFERED_BATCHES,
+            c.getInt(ClientConfig.SCAN_BUFFERED_BATCHES, ClientConfig.DEFAULT_SCAN_BUFFERED_BATCHES)));
+  }
+
+  private static long positive(Config c, String key, long value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException("configuration " + key + "=" + value + " must be positive");
+    }
+    return value;
+  }
+
+  /** The deadline of one client operation, all of its retries included. */
+  Deadline newDeadline() {
+    return Deadline.after(deadlineMs, TimeUnit.MILLISECONDS);
+  }
+}

@@ -1,0 +1,89 @@
+package org.logbase.client;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+
+/**
+ * A connection to a LogBase cluster: finds the active master through ZooKeeper and talks to the
+ * master and the tablet servers over gRPC, one channel per server. Thread-safe; share one per
+ * application and close it at the end.
+ *
+ * <pre>{@code
+ * try (LogBaseClient client = LogBaseClient.connect("localhost:2181")) {
+ *   client.admin().createTable(
+ *       TableDefinition.builder("users").columnGroup("profile", "name", "email").build(),
+ *       Bytes.utf8("m"));                                    // two tablets: [-inf, m), [m, +inf)
+ *   Table users = client.table("users");
+ *   long ts = users.put(Bytes.utf8("alice"), Map.of("name", Bytes.utf8("Alice")));
+ *   Row alice = users.get(Bytes.utf8("alice"));              // alice.value("name")
+ *   Row before = users.get(Bytes.utf8("alice"), List.of("name"), ts - 1);   // null: time travel
+ *   try (Scanner rows = users.scan(ScanSpec.builder().start(Bytes.utf8("a")).limit(10).build())) {
+ *     for (Row row : rows) {
+ *       System.out.println(Bytes.toStringBinary(row.key()));
+ *     }
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Every operation has a deadline ({@code rpc.deadline.ms}, default 30 s) that covers its
+ * retries: requests that meet a moved tablet, a restarting server or a master failover are
+ * retried with backoff; other failures are thrown at once as typed
+ * {@link org.logbase.common.LogBaseException}s.
+ */
+public final class LogBaseClient implements AutoCloseable {
+  private final CuratorFramework zk;
+  private final Connections connections;
+  private final Admin admin;
+  private final TabletRpc tablets;
+
+  private LogBaseClient(ClientSettings settings) {
+    this.zk = CuratorFrameworkFactory.builder()
+        .connectString(settings.zkConnect())
+        .sessionTimeoutMs(settings.zkSessionTimeoutMs())
+        .connectionTimeoutMs((int) Math.min(settings.deadlineMs(), settings.zkSessionTimeoutMs()))
+        // One quick retry per read; the caller's Retrier covers longer outages until its deadline.
+        .retryPolicy(new RetryOneTime(50))
+        // The client only reads one znode: no need to track ensemble reconfigurations in the background.
+        .ensembleTracker(false)
+        .build();
+    this.connections = new Connections(settings.maxMessageBytes());
+    Retrier retrier = new Retrier(settings.retryInitialMs(), settings.retryMaxMs());
+    MasterRpc master = new MasterRpc(new MasterLocator(zk, settings.zkPaths().activeMaster()), connections, retrier);
+    LocationCache locations = new LocationCache(master);
+    this.admin = new Admin(master, locations, settings);
+    this.tablets = new TabletRpc(locations, connections, retrier, settings);
+    zk.start(); // connects in the background; the first request waits for it within its deadline
+  }
+
+  /** Connects to the cluster whose ZooKeeper ensemble is {@code zkConnect} (host:port[,host:port...]). */
+  public static LogBaseClient connect(String zkConnect) {
+    return connect(Config.empty().with(ClusterConfig.ZK_CONNECT, zkConnect));
+  }
+
+  /**
+   * Connects with settings: {@code zookeeper.connect} (required), {@code zookeeper.root},
+   * {@code rpc.deadline.ms}, {@code rpc.max.message.bytes} and the {@link ClientConfig} keys.
+   */
+  public static LogBaseClient connect(Config config) {
+    return new LogBaseClient(ClientSettings.from(config));
+  }
+
+  /** Table management and cluster status. */
+  public Admin admin() {
+    return admin;
+  }
+
+  /** A handle on a table; no request is sent until it is used. */
+  public Table table(String name) {
+    return new Table(name, tablets);
+  }
+
+  @Override
+  public void close() {
+    connections.close();
+    zk.close();
+  }
+}

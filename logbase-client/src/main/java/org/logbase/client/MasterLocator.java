@@ -1,0 +1,82 @@
+package org.logbase.client;
+
+import io.grpc.Deadline;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.KeeperException;
+import org.logbase.common.Bytes;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.NotActiveMasterException;
+
+/**
+ * Knows the active master's address: reads it from its znode, keeps it until a ZooKeeper watch says
+ * the znode changed or a caller finds the address stale. "No active master" is reported as the
+ * retriable {@link NotActiveMasterException}, because during a failover it is a matter of seconds.
+ */
+final class MasterLocator {
+  private final CuratorFramework zk;
+  private final String path;
+  private final AtomicReference<String> cached = new AtomicReference<>();
+  // One watcher object: ZooKeeper keeps a set of watchers per path, so re-reads do not pile them up.
+  private final CuratorWatcher invalidateOnChange = event -> cached.set(null);
+
+  MasterLocator(CuratorFramework zk, String activeMasterPath) {
+    this.zk = zk;
+    this.path = activeMasterPath;
+  }
+
+  /** The active master's host:port; waits for ZooKeeper at most until {@code deadline}. */
+  String address(Deadline deadline) {
+    String a = cached.get();
+    return a != null ? a : read(deadline);
+  }
+
+  /** Forgets {@code stale} (unless a newer address replaced it already). */
+  void invalidate(String stale) {
+    cached.compareAndSet(stale, null);
+  }
+
+  private String read(Deadline deadline) {
+    awaitConnection(deadline);
+    byte[] data;
+    try {
+      data = zk.getData().usingWatcher(invalidateOnChange).forPath(path);
+    } catch (KeeperException.NoNodeException e) {
+      throw new NotActiveMasterException("no active master is registered in ZooKeeper (" + path + ")");
+    } catch (KeeperException e) {
+      throw new NotActiveMasterException("cannot read the active master from ZooKeeper (" + path + "): "
+          + e.code());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogBaseException("interrupted while reading the active master from ZooKeeper");
+    } catch (Exception e) {
+      throw new NotActiveMasterException("cannot read the active master from ZooKeeper (" + path + "): " + e);
+    }
+    String address = data == null ? "" : Bytes.utf8(data).trim();
+    if (address.isEmpty()) {
+      throw new NotActiveMasterException("the active-master znode " + path + " is empty");
+    }
+    cached.set(address);
+    return address;
+  }
+
+  /** Curator's blocking calls wait for a connection regardless of our deadline, so wait here first. */
+  private void awaitConnection(Deadline deadline) {
+    if (zk.getZookeeperClient().isConnected()) {
+      return;
+    }
+    long leftMs = Math.max(1, Math.min(Integer.MAX_VALUE, deadline.timeRemaining(TimeUnit.MILLISECONDS)));
+    try {
+      if (zk.blockUntilConnected((int) leftMs, TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogBaseException("interrupted while connecting to ZooKeeper");
+    }
+    throw new NotActiveMasterException("cannot connect to ZooKeeper at "
+        + zk.getZookeeperClient().getCurrentConnectionString() + " to find the active master");
+  }
+}

@@ -1,0 +1,64 @@
+package org.logbase.client;
+
+import com.google.protobuf.ByteString;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.logbase.common.Cell;
+import org.logbase.common.HybridTimestamp;
+import org.logbase.common.Row;
+import org.logbase.common.schema.SchemaProtos;
+import org.logbase.rpc.ClusterStatusResponse;
+import org.logbase.rpc.ColumnValue;
+import org.logbase.rpc.RowResult;
+import org.logbase.rpc.ServerStatus;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TabletLocation;
+
+/** Converts wire messages to the public value types and back. */
+final class Protos {
+  private Protos() {}
+
+  static TableDescription description(TableMeta meta) {
+    return new TableDescription(SchemaProtos.fromProto(meta.getSpec()), tablets(meta));
+  }
+
+  static List<TabletInfo> tablets(TableMeta meta) {
+    List<TabletInfo> tablets = new ArrayList<>(meta.getTabletsCount());
+    for (TabletLocation l : meta.getTabletsList()) {
+      tablets.add(new TabletInfo(l.getTablet().getTabletId(), l.getTablet().getStartKey().toByteArray(),
+          l.getTablet().getEndKey().toByteArray(), l.getServerId(), l.getAddress()));
+    }
+    return tablets;
+  }
+
+  static ClusterStatus clusterStatus(ClusterStatusResponse r) {
+    List<ServerInfo> servers = new ArrayList<>();
+    for (ServerStatus s : r.getServersList()) {
+      servers.add(new ServerInfo(s.getServerId(), s.getAddress(), s.getLive(), s.getTabletsList(),
+          s.getLoad().getRequests(), s.getLoad().getRequestsPerSecond(), s.getLoad().getLogBytes()));
+    }
+    return new ClusterStatus(r.getActiveMaster(), r.getMastersList(), servers, r.getTables());
+  }
+
+  static Row row(RowResult r) {
+    TreeMap<String, Cell> cells = new TreeMap<>();
+    for (org.logbase.rpc.Cell c : r.getCellsList()) {
+      cells.put(c.getColumn(), new Cell(c.getValue().toByteArray(), c.getTimestamp()));
+    }
+    return new Row(r.getKey().toByteArray(), cells);
+  }
+
+  static List<ColumnValue> columns(Map<String, byte[]> columns) {
+    List<ColumnValue> values = new ArrayList<>(columns.size());
+    columns.forEach((c, v) -> values.add(
+        ColumnValue.newBuilder().setColumn(c).setValue(ByteString.copyFrom(v)).build()));
+    return values;
+  }
+
+  /** The wire form of a read timestamp: 0 means newest. */
+  static long asOf(long timestamp) {
+    return timestamp == HybridTimestamp.LATEST ? 0 : timestamp;
+  }
+}

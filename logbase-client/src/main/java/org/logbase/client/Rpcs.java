@@ -1,0 +1,22 @@
+package org.logbase.client;
+
+import io.grpc.StatusRuntimeException;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.rpc.RpcErrors;
+
+/** Turns a failed call into the caller's typed exception, letting the caller forget stale routing first. */
+final class Rpcs {
+  private Rpcs() {}
+
+  /**
+   * The typed exception for {@code e}; runs {@code forgetRoute} when the failure means the request
+   * went to the wrong or a dead server, so that the retry looks the route up again.
+   */
+  static LogBaseException failure(StatusRuntimeException e, String what, Runnable forgetRoute) {
+    LogBaseException ex = RpcErrors.fromStatus(e, what);
+    if (RpcErrors.isRetriable(ex)) {
+      forgetRoute.run();
+    }
+    return ex;
+  }
+}

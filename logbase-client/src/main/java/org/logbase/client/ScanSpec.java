@@ -1,0 +1,94 @@
+package org.logbase.client;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import org.logbase.common.HybridTimestamp;
+
+/**
+ * What a {@link Table#scan} reads: rows with keys in [start, end) (empty = unbounded), the columns
+ * wanted (none = all), as of a timestamp, at most {@code limit} rows (0 = all).
+ * {@code batchRows} sets the rows per streamed batch (0 = server default); {@code prefetchTablets}
+ * how many tablets stream at once (0 = {@link ClientConfig#SCAN_PREFETCH_TABLETS}).
+ */
+public record ScanSpec(
+    byte[] start, byte[] end, List<String> columns, long asOf, int limit, int batchRows, int prefetchTablets) {
+
+  public ScanSpec {
+    Objects.requireNonNull(start, "start (empty for unbounded)");
+    Objects.requireNonNull(end, "end (empty for unbounded)");
+    columns = List.copyOf(columns);
+    if (limit < 0 || batchRows < 0 || prefetchTablets < 0) {
+      throw new IllegalArgumentException("limit, batchRows and prefetchTablets must be >= 0");
+    }
+  }
+
+  /** Every row, all columns, newest versions. */
+  public static ScanSpec all() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link ScanSpec}; everything is optional. */
+  public static final class Builder {
+    private byte[] start = new byte[0];
+    private byte[] end = new byte[0];
+    private List<String> columns = List.of();
+    private long asOf = HybridTimestamp.LATEST;
+    private int limit;
+    private int batchRows;
+    private int prefetchTablets;
+
+    private Builder() {}
+
+    /** First key, inclusive. */
+    public Builder start(byte[] key) {
+      this.start = key.clone();
+      return this;
+    }
+
+    /** Key to stop before, exclusive. */
+    public Builder end(byte[] key) {
+      this.end = key.clone();
+      return this;
+    }
+
+    public Builder columns(String... columns) {
+      return columns(Arrays.asList(columns));
+    }
+
+    public Builder columns(Collection<String> columns) {
+      this.columns = List.copyOf(columns);
+      return this;
+    }
+
+    /** Read the table as of this hybrid timestamp ({@link HybridTimestamp#LATEST} or 0: newest). */
+    public Builder asOf(long timestamp) {
+      this.asOf = timestamp;
+      return this;
+    }
+
+    public Builder limit(int rows) {
+      this.limit = rows;
+      return this;
+    }
+
+    public Builder batchRows(int rows) {
+      this.batchRows = rows;
+      return this;
+    }
+
+    public Builder prefetchTablets(int tablets) {
+      this.prefetchTablets = tablets;
+      return this;
+    }
+
+    public ScanSpec build() {
+      return new ScanSpec(start, end, columns, asOf, limit, batchRows, prefetchTablets);
+    }
+  }
+}

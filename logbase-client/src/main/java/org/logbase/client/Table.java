@@ -1,0 +1,112 @@
+package org.logbase.client;
+
+import com.google.protobuf.ByteString;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.logbase.common.HybridTimestamp;
+import org.logbase.common.Row;
+import org.logbase.rpc.DeleteRequest;
+import org.logbase.rpc.GetRequest;
+import org.logbase.rpc.GetResponse;
+import org.logbase.rpc.PutRequest;
+
+/**
+ * Reads and writes the rows of one table. Each call goes to the tablet server holding the key,
+ * follows tablets that moved, and fails with a typed {@link org.logbase.common.LogBaseException}
+ * (for example {@link org.logbase.common.TableNotFoundException} or
+ * {@link org.logbase.common.ColumnNotInSchemaException}). Thread-safe; cheap to create.
+ */
+public final class Table {
+  private final String name;
+  private final TabletRpc rpc;
+
+  Table(String name, TabletRpc rpc) {
+    this.name = name;
+    this.rpc = rpc;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Writes {@link Durability#HFLUSH}; see {@link #put(byte[], Map, Durability)}. */
+  public long put(byte[] key, Map<String, byte[]> columns) {
+    return put(key, columns, Durability.HFLUSH);
+  }
+
+  /**
+   * Writes columns of a row, of any of its column groups, as one atomic version (blind write: the
+   * other columns keep their values).
+   *
+   * @return the commit timestamp
+   */
+  public long put(byte[] key, Map<String, byte[]> columns, Durability durability) {
+    return rpc.call(name, key, "put to table '" + name + "'", (stub, ref) -> stub.put(PutRequest.newBuilder()
+        .setTablet(ref)
+        .setKey(ByteString.copyFrom(key))
+        .addAllColumns(Protos.columns(columns))
+        .setDurability(durability.toProto())
+        .build()).getTimestamp());
+  }
+
+  /** The newest version of every column of the row; null if there is no such row. */
+  public Row get(byte[] key) {
+    return get(key, List.of(), HybridTimestamp.LATEST);
+  }
+
+  /**
+   * The row as of a timestamp.
+   *
+   * @param columns the columns wanted; null or empty for all
+   * @param asOf a hybrid timestamp; 0 or {@link HybridTimestamp#LATEST} for the newest versions
+   * @return the row, or null if it did not exist at {@code asOf}
+   */
+  public Row get(byte[] key, Collection<String> columns, long asOf) {
+    GetResponse r = rpc.call(name, key, "get from table '" + name + "'", (stub, ref) -> stub.get(GetRequest.newBuilder()
+        .setTablet(ref)
+        .setKey(ByteString.copyFrom(key))
+        .addAllColumns(columns == null ? List.of() : columns)
+        .setAsOf(Protos.asOf(asOf))
+        .build()));
+    return r.getFound() ? Protos.row(r.getRow()) : null;
+  }
+
+  /** Deletes with {@link Durability#HFLUSH}; see {@link #delete(byte[], Durability)}. */
+  public long delete(byte[] key) {
+    return delete(key, Durability.HFLUSH);
+  }
+
+  /**
+   * Deletes a row by writing a tombstone version: reads as of earlier timestamps still see it.
+   *
+   * @return the commit timestamp of the tombstone
+   */
+  public long delete(byte[] key, Durability durability) {
+    return rpc.call(name, key, "delete from table '" + name + "'", (stub, ref) -> stub.delete(DeleteRequest.newBuilder()
+        .setTablet(ref)
+        .setKey(ByteString.copyFrom(key))
+        .setDurability(durability.toProto())
+        .build()).getTimestamp());
+  }
+
+  /** Writes many rows with {@link Durability#HFLUSH}; see {@link #batchPut(List, Durability)}. */
+  public long[] batchPut(List<Put> puts) {
+    return batchPut(puts, Durability.HFLUSH);
+  }
+
+  /**
+   * Writes many rows: one request per tablet, all tablets in parallel. Each row is atomic on its
+   * own; the batch is not (on a failure some rows may be written).
+   *
+   * @return the commit timestamp of each put, in order
+   */
+  public long[] batchPut(List<Put> puts, Durability durability) {
+    return new BatchWriter(rpc, name).write(puts, durability);
+  }
+
+  /** Starts a scan; close the scanner unless it is read to the end. */
+  public Scanner scan(ScanSpec spec) {
+    return new Scanner(rpc, name, spec);
+  }
+}

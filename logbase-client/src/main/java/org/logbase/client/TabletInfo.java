@@ -1,0 +1,29 @@
+package org.logbase.client;
+
+import org.logbase.common.Bytes;
+
+/**
+ * A tablet of a table: its key range [startKey, endKey) (an empty key is unbounded) and the tablet
+ * server assigned to it. Arrays are not copied; do not modify them.
+ *
+ * @param address host:port of the server, empty when the assigned server is not live
+ */
+public record TabletInfo(int tabletId, byte[] startKey, byte[] endKey, String serverId, String address) {
+  /** Whether {@code key} falls into this tablet's range. */
+  public boolean contains(byte[] key) {
+    return (startKey.length == 0 || Bytes.compare(key, startKey) >= 0)
+        && (endKey.length == 0 || Bytes.compare(key, endKey) < 0);
+  }
+
+  /** Whether a live server serves the tablet. */
+  public boolean hasServer() {
+    return !address.isEmpty();
+  }
+
+  @Override
+  public String toString() {
+    return "tablet " + tabletId + " [" + (startKey.length == 0 ? "-inf" : Bytes.toStringBinary(startKey)) + ", "
+        + (endKey.length == 0 ? "+inf" : Bytes.toStringBinary(endKey)) + ") on "
+        + (hasServer() ? serverId + " " + address : "no live server");
+  }
+}

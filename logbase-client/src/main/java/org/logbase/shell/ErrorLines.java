@@ -1,0 +1,27 @@
+package org.logbase.shell;
+
+import io.grpc.StatusRuntimeException;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.rpc.RpcErrors;
+
+/** Turns any failure into the one line the shell prints: {@code ERROR: <what went wrong>}. */
+final class ErrorLines {
+  private ErrorLines() {}
+
+  static String of(Throwable t) {
+    return "ERROR: " + message(t);
+  }
+
+  private static String message(Throwable t) {
+    if (t instanceof StatusRuntimeException s) {
+      return RpcErrors.fromStatus(s, "request").getMessage();
+    }
+    boolean userFacing = t instanceof LogBaseException || t instanceof ShellException
+        || t instanceof IllegalArgumentException || t instanceof IllegalStateException;
+    String m = t.getMessage();
+    if (m == null || m.isBlank()) {
+      return t.getClass().getSimpleName();
+    }
+    return userFacing ? m : t.getClass().getSimpleName() + ": " + m;
+  }
+}

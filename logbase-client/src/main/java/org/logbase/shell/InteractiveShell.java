@@ -1,0 +1,73 @@
+package org.logbase.shell;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+import org.logbase.shell.ShellSession.Outcome;
+
+/** The interactive mode: JLine line editing, history in ~/.logbase_history, prompt "logbase> ". */
+final class InteractiveShell {
+  static final String PROMPT = "logbase> ";
+
+  private final Config config;
+  private final boolean debug;
+
+  InteractiveShell(Config config, boolean debug) {
+    this.config = config;
+    this.debug = debug;
+  }
+
+  int run() throws IOException {
+    try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
+      LineReader reader = LineReaderBuilder.builder()
+          .terminal(terminal)
+          .appName("logbase")
+          .variable(LineReader.HISTORY_FILE, Path.of(System.getProperty("user.home"), ".logbase_history"))
+          // '!' is ordinary text in keys and values, not a history reference.
+          .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
+          .build();
+      PrintWriter out = terminal.writer();
+      Confirmer ask = question -> {
+        reader.variable(LineReader.DISABLE_HISTORY, true); // answers are not commands to recall
+        try {
+          String answer = reader.readLine(question + " [y/N] ").strip();
+          return answer.equalsIgnoreCase("y") || answer.equalsIgnoreCase("yes");
+        } finally {
+          reader.variable(LineReader.DISABLE_HISTORY, false);
+        }
+      };
+      try (ShellSession session = new ShellSession(config, out, out, debug, ask)) {
+        out.println("LogBase shell, cluster at ZooKeeper " + config.getString(ClusterConfig.ZK_CONNECT, "?")
+            + ". Type 'help' for commands, 'exit' to leave.");
+        loop(reader, session);
+      }
+    }
+    return 0;
+  }
+
+  private static void loop(LineReader reader, ShellSession session) {
+    while (true) {
+      String line;
+      try {
+        line = reader.readLine(PROMPT);
+      } catch (UserInterruptException e) {
+        continue; // Ctrl-C drops the line being typed
+      } catch (EndOfFileException e) {
+        return; // Ctrl-D
+      }
+      for (String statement : Words.statements(line)) {
+        if (session.execute(statement) == Outcome.EXIT) {
+          return;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package org.logbase.shell;
+
+import java.util.concurrent.Callable;
+import org.logbase.client.LogBaseClient;
+import picocli.CommandLine.ParentCommand;
+
+/** Base of the shell's commands: access to the session; failures are thrown and reported by it. */
+abstract class ShellCommand implements Callable<Integer> {
+  @ParentCommand
+  private Commands root;
+
+  ShellSession session() {
+    return root.session();
+  }
+
+  LogBaseClient client() {
+    return session().client();
+  }
+
+  Printer printer() {
+    return session().printer();
+  }
+
+  /** Runs the command; throws to fail it. */
+  abstract void run();
+
+  @Override
+  public final Integer call() {
+    run();
+    return 0;
+  }
+}

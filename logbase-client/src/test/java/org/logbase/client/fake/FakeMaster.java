@@ -1,0 +1,144 @@
+package org.logbase.client.fake;
+
+import io.grpc.Server;
+import io.grpc.stub.StreamObserver;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.logbase.common.NotActiveMasterException;
+import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.ClusterStatusRequest;
+import org.logbase.rpc.ClusterStatusResponse;
+import org.logbase.rpc.CreateTableRequest;
+import org.logbase.rpc.DropTableResponse;
+import org.logbase.rpc.ListTablesRequest;
+import org.logbase.rpc.ListTablesResponse;
+import org.logbase.rpc.MasterServiceGrpc;
+import org.logbase.rpc.ServerLoad;
+import org.logbase.rpc.ServerStatus;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TableName;
+
+/** A master that answers from {@link FakeMetadata} while active and NOT_ACTIVE_MASTER otherwise. */
+public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
+  private final FakeMetadata meta;
+  private final Server server;
+  private final String address;
+  private final AtomicInteger served = new AtomicInteger();
+  private int locationLookups; // guarded by this
+  private volatile boolean active;
+
+  FakeMaster(FakeMetadata meta) {
+    this.meta = meta;
+    this.server = FakeRpc.serve(this);
+    this.address = FakeRpc.address(server);
+    meta.addMaster(address);
+  }
+
+  public String address() {
+    return address;
+  }
+
+  /** Requests answered while active. */
+  public int served() {
+    return served.get();
+  }
+
+  public synchronized int locationLookups() {
+    return locationLookups;
+  }
+
+  /** Waits until tablet locations were asked for at least {@code count} times; false on timeout. */
+  public synchronized boolean awaitLocationLookups(int count, long timeout, TimeUnit unit) throws InterruptedException {
+    long end = System.nanoTime() + unit.toNanos(timeout);
+    while (locationLookups < count) {
+      long left = end - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return true;
+  }
+
+  private synchronized void countLocationLookup() {
+    locationLookups++;
+    notifyAll();
+  }
+
+  void setActive(boolean active) {
+    this.active = active;
+  }
+
+  void stop() {
+    FakeRpc.stop(server);
+  }
+
+  private <T> void answer(StreamObserver<T> observer, Supplier<T> body) {
+    FakeRpc.respond(observer, () -> {
+      if (!active) {
+        throw new NotActiveMasterException("master " + address + " is not the active master");
+      }
+      served.incrementAndGet();
+      return body.get();
+    });
+  }
+
+  @Override
+  public void createTable(CreateTableRequest request, StreamObserver<TableMeta> observer) {
+    answer(observer, () -> meta.create(request.getSpec(), request.getSplitKeysList()));
+  }
+
+  @Override
+  public void dropTable(TableName request, StreamObserver<DropTableResponse> observer) {
+    answer(observer, () -> {
+      meta.drop(request.getName());
+      return DropTableResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void listTables(ListTablesRequest request, StreamObserver<ListTablesResponse> observer) {
+    answer(observer, () -> ListTablesResponse.newBuilder().addAllNames(meta.tableNames()).build());
+  }
+
+  @Override
+  public void describeTable(TableName request, StreamObserver<TableMeta> observer) {
+    answer(observer, () -> meta.table(request.getName()));
+  }
+
+  @Override
+  public void addColumnGroup(AddColumnGroupRequest request, StreamObserver<TableMeta> observer) {
+    answer(observer, () -> meta.addColumnGroup(request.getTable(), request.getColumnGroup()));
+  }
+
+  @Override
+  public void getTabletLocations(TableName request, StreamObserver<TableMeta> observer) {
+    answer(observer, () -> {
+      countLocationLookup();
+      return meta.table(request.getName());
+    });
+  }
+
+  @Override
+  public void clusterStatus(ClusterStatusRequest request, StreamObserver<ClusterStatusResponse> observer) {
+    answer(observer, () -> {
+      ClusterStatusResponse.Builder b = ClusterStatusResponse.newBuilder()
+          .setActiveMaster(address)
+          .addAllMasters(meta.masters())
+          .setTables(meta.tableNames().size());
+      for (Map.Entry<String, String> s : meta.servers().entrySet()) {
+        var tablets = meta.tabletsOf(s.getKey());
+        b.addServers(ServerStatus.newBuilder()
+            .setServerId(s.getKey())
+            .setAddress(s.getValue())
+            .setLive(true)
+            .addAllTablets(tablets)
+            .setLoad(ServerLoad.newBuilder().setTablets(tablets.size()).setRequests(42).setRequestsPerSecond(1.5)
+                .setLogBytes(3L << 20)));
+      }
+      return b.build();
+    });
+  }
+}

@@ -1,0 +1,269 @@
+package org.logbase.client.fake;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Server;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.logbase.common.Bytes;
+import org.logbase.common.HybridTimestamp;
+import org.logbase.common.KeyOutOfRangeException;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.Row;
+import org.logbase.common.rpc.RpcErrors;
+import org.logbase.common.schema.TableSchema;
+import org.logbase.rpc.BatchMutateRequest;
+import org.logbase.rpc.BatchMutateResponse;
+import org.logbase.rpc.Cell;
+import org.logbase.rpc.ColumnValue;
+import org.logbase.rpc.DeleteRequest;
+import org.logbase.rpc.DeleteResponse;
+import org.logbase.rpc.GetRequest;
+import org.logbase.rpc.GetResponse;
+import org.logbase.rpc.Mutation;
+import org.logbase.rpc.PutRequest;
+import org.logbase.rpc.PutResponse;
+import org.logbase.rpc.RowResult;
+import org.logbase.rpc.ScanBatch;
+import org.logbase.rpc.ScanRequest;
+import org.logbase.rpc.TabletRef;
+import org.logbase.rpc.TabletServiceGrpc;
+import org.logbase.rpc.TabletSpec;
+
+/**
+ * A tablet server that serves the tablets {@link FakeMetadata} assigns to it and answers
+ * NOT_SERVING_TABLET for the others. Scans can be told to stay open or to fail part-way.
+ */
+public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplBase {
+  private final String id;
+  private final FakeMetadata meta;
+  private final Server server;
+  private final Set<Integer> tabletsServed = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger scansStarted = new AtomicInteger();
+  private final AtomicInteger failNextScanAfterRows = new AtomicInteger(-1);
+  private final Object scanMonitor = new Object();
+  private int openScans; // guarded by scanMonitor
+  private volatile boolean holdScansOpen;
+
+  FakeTabletServer(String id, FakeMetadata meta) {
+    this.id = id;
+    this.meta = meta;
+    this.server = FakeRpc.serve(this);
+    meta.addServer(id, FakeRpc.address(server));
+  }
+
+  public String id() {
+    return id;
+  }
+
+  /** Ids of the tablets this server answered a request for. */
+  public Set<Integer> tabletsServed() {
+    return Set.copyOf(tabletsServed);
+  }
+
+  public int scansStarted() {
+    return scansStarted.get();
+  }
+
+  /** Scans send their rows but do not complete until the client cancels them. */
+  public void holdScansOpen(boolean hold) {
+    holdScansOpen = hold;
+  }
+
+  /** The next scan sends {@code rows} rows, then fails with NOT_SERVING_TABLET. */
+  public void failNextScanAfterRows(int rows) {
+    failNextScanAfterRows.set(rows);
+  }
+
+  /** Waits until every scan stream started here has ended; false on timeout. */
+  public boolean awaitNoOpenScans(long timeout, TimeUnit unit) throws InterruptedException {
+    long end = System.nanoTime() + unit.toNanos(timeout);
+    synchronized (scanMonitor) {
+      while (openScans > 0) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(scanMonitor, left);
+      }
+      return true;
+    }
+  }
+
+  void stop() {
+    FakeRpc.stop(server);
+  }
+
+  @Override
+  public void get(GetRequest request, StreamObserver<GetResponse> observer) {
+    FakeRpc.respond(observer, () -> {
+      Served s = serve(request.getTablet(), request.getKey());
+      s.schema.checkColumns(request.getColumnsList());
+      Row row = meta.store(s.table).get(request.getKey().toByteArray(), new HashSet<>(request.getColumnsList()),
+          asOf(request.getAsOf()));
+      return row == null ? GetResponse.newBuilder().setFound(false).build()
+          : GetResponse.newBuilder().setFound(true).setRow(toProto(row)).build();
+    });
+  }
+
+  @Override
+  public void put(PutRequest request, StreamObserver<PutResponse> observer) {
+    FakeRpc.respond(observer, () -> {
+      Served s = serve(request.getTablet(), request.getKey());
+      return PutResponse.newBuilder().setTimestamp(write(s, request.getKey(), request.getColumnsList(), false)).build();
+    });
+  }
+
+  @Override
+  public void delete(DeleteRequest request, StreamObserver<DeleteResponse> observer) {
+    FakeRpc.respond(observer, () -> {
+      Served s = serve(request.getTablet(), request.getKey());
+      return DeleteResponse.newBuilder().setTimestamp(write(s, request.getKey(), List.of(), true)).build();
+    });
+  }
+
+  @Override
+  public void batchMutate(BatchMutateRequest request, StreamObserver<BatchMutateResponse> observer) {
+    FakeRpc.respond(observer, () -> {
+      BatchMutateResponse.Builder b = BatchMutateResponse.newBuilder();
+      for (Mutation m : request.getMutationsList()) {
+        Served s = serve(request.getTablet(), m.getKey());
+        b.addTimestamps(write(s, m.getKey(), m.getColumnsList(), m.getDelete()));
+      }
+      return b.build();
+    });
+  }
+
+  @Override
+  public void scan(ScanRequest request, StreamObserver<ScanBatch> observer) {
+    ServerCallStreamObserver<ScanBatch> call = (ServerCallStreamObserver<ScanBatch>) observer;
+    scansStarted.incrementAndGet();
+    synchronized (scanMonitor) {
+      openScans++;
+    }
+    AtomicBoolean ended = new AtomicBoolean();
+    call.setOnCancelHandler(() -> scanEnded(ended));
+    List<Row> rows;
+    try {
+      Served s = serve(request.getTablet(), null);
+      s.schema.checkColumns(request.getColumnsList());
+      rows = meta.store(s.table).scan(clip(request.getStartKey(), s.tablet.getStartKey(), true),
+          clip(request.getEndKey(), s.tablet.getEndKey(), false), new HashSet<>(request.getColumnsList()),
+          asOf(request.getAsOf()), request.getLimit());
+    } catch (RuntimeException e) {
+      endScan(call, ended, e);
+      return;
+    }
+    int failAfter = failNextScanAfterRows.getAndSet(-1);
+    int batchRows = request.getBatchRows() > 0 ? request.getBatchRows() : 2;
+    for (int i = 0; i < rows.size(); i += batchRows) {
+      if (failAfter >= 0 && i >= failAfter) {
+        endScan(call, ended, new NotServingTabletException("tablet moved during the scan"));
+        return;
+      }
+      ScanBatch.Builder batch = ScanBatch.newBuilder();
+      rows.subList(i, Math.min(rows.size(), i + batchRows)).forEach(r -> batch.addRows(toProto(r)));
+      call.onNext(batch.build());
+    }
+    if (!holdScansOpen) {
+      endScan(call, ended, null);
+    }
+  }
+
+  private void endScan(ServerCallStreamObserver<ScanBatch> call, AtomicBoolean ended, RuntimeException failure) {
+    if (failure == null) {
+      call.onCompleted();
+    } else {
+      call.onError(RpcErrors.toStatus(failure));
+    }
+    scanEnded(ended);
+  }
+
+  /** Counts a scan as ended once, whether it completed or was cancelled (or both raced). */
+  private void scanEnded(AtomicBoolean ended) {
+    if (ended.getAndSet(true)) {
+      return;
+    }
+    synchronized (scanMonitor) {
+      openScans--;
+      scanMonitor.notifyAll();
+    }
+  }
+
+  /** The table, schema and tablet a request addresses, after checking this server serves the key. */
+  private record Served(String table, Schema schema, TabletSpec tablet) {}
+
+  /** Column checks the way the real server makes them. */
+  private record Schema(TableSchema schema) {
+    void checkColumns(List<String> columns) {
+      columns.forEach(schema::groupOf);
+    }
+  }
+
+  private Served serve(TabletRef ref, ByteString key) {
+    TableSchema schema = meta.schema(ref.getTable()); // TABLE_NOT_FOUND first
+    var location = meta.tablet(ref.getTable(), ref.getTabletId());
+    if (location == null || !location.getServerId().equals(id)) {
+      throw new NotServingTabletException("server " + id + " does not serve tablet " + ref.getTabletId()
+          + " of table '" + ref.getTable() + "'");
+    }
+    TabletSpec tablet = location.getTablet();
+    if (key != null && !Bytes.inRange(key.toByteArray(), bound(tablet.getStartKey()), bound(tablet.getEndKey()))) {
+      throw new KeyOutOfRangeException("key " + Bytes.toStringBinary(key.toByteArray()) + " is outside tablet "
+          + ref.getTabletId());
+    }
+    tabletsServed.add(ref.getTabletId());
+    return new Served(ref.getTable(), new Schema(schema), tablet);
+  }
+
+  private long write(Served s, ByteString key, List<ColumnValue> columns, boolean delete) {
+    Map<String, byte[]> values = new LinkedHashMap<>();
+    for (ColumnValue c : columns) {
+      s.schema.schema().groupOf(c.getColumn());
+      values.put(c.getColumn(), c.getValue().toByteArray());
+    }
+    long ts = meta.nextTimestamp();
+    if (delete) {
+      meta.store(s.table).delete(key.toByteArray(), ts);
+    } else {
+      meta.store(s.table).put(key.toByteArray(), values, ts);
+    }
+    return ts;
+  }
+
+  private static byte[] bound(ByteString b) {
+    return b.isEmpty() ? null : b.toByteArray();
+  }
+
+  /** The tighter of a requested bound and the tablet's bound; empty = unbounded. */
+  private static byte[] clip(ByteString requested, ByteString tablet, boolean isStart) {
+    if (requested.isEmpty()) {
+      return tablet.toByteArray();
+    }
+    if (tablet.isEmpty()) {
+      return requested.toByteArray();
+    }
+    int c = Bytes.compare(requested.toByteArray(), tablet.toByteArray());
+    return (isStart ? c >= 0 : c <= 0) ? requested.toByteArray() : tablet.toByteArray();
+  }
+
+  private static long asOf(long requested) {
+    return requested == 0 ? HybridTimestamp.LATEST : requested;
+  }
+
+  private static RowResult toProto(Row row) {
+    RowResult.Builder b = RowResult.newBuilder().setKey(ByteString.copyFrom(row.key()));
+    row.cells().forEach((c, cell) -> b.addCells(
+        Cell.newBuilder().setColumn(c).setValue(ByteString.copyFrom(cell.value())).setTimestamp(cell.timestamp())));
+    return b.build();
+  }
+
+}

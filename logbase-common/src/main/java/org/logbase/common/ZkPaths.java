@@ -1,0 +1,61 @@
+package org.logbase.common;
+
+/**
+ * Where LogBase keeps its cluster state in ZooKeeper, below a root (default {@code /logbase}):
+ *
+ * <pre>
+ *   /masters              Curator LeaderLatch: one ephemeral sequential node per master; lowest leads
+ *   /active-master        ephemeral, data = host:port of the active master
+ *   /servers/&lt;id&gt;         ephemeral, data = host:port of a live tablet server
+ *   /tables/&lt;name&gt;        TableMeta (protobuf): schema, tablets, assignment; updated by compare-and-set
+ *   /table-ids            counter znode; its version is the last table id handed out
+ * </pre>
+ */
+public final class ZkPaths {
+  public static final String DEFAULT_ROOT = "/logbase";
+
+  private final String root;
+
+  public ZkPaths(String root) {
+    if (!root.startsWith("/") || (root.length() > 1 && root.endsWith("/"))) {
+      throw new IllegalArgumentException("ZooKeeper root must be an absolute path without trailing '/': " + root);
+    }
+    this.root = root;
+  }
+
+  public static ZkPaths from(Config c) {
+    return new ZkPaths(c.getString(ClusterConfig.ZK_ROOT, DEFAULT_ROOT));
+  }
+
+  public String root() {
+    return root;
+  }
+
+  public String masters() {
+    return root + "/masters";
+  }
+
+  public String activeMaster() {
+    return root + "/active-master";
+  }
+
+  public String servers() {
+    return root + "/servers";
+  }
+
+  public String server(String id) {
+    return servers() + "/" + id;
+  }
+
+  public String tables() {
+    return root + "/tables";
+  }
+
+  public String table(String name) {
+    return tables() + "/" + name;
+  }
+
+  public String tableIds() {
+    return root + "/table-ids";
+  }
+}

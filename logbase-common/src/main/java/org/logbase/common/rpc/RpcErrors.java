@@ -1,0 +1,72 @@
+package org.logbase.common.rpc;
+
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import org.logbase.common.ErrorCode;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.ValueTooLargeException;
+
+/** Converts between LogBase exceptions and gRPC statuses carrying an {@link ErrorCode}. */
+public final class RpcErrors {
+  /** Trailer key naming the {@link ErrorCode} of a failed call. */
+  public static final Metadata.Key<String> ERROR_CODE =
+      Metadata.Key.of("logbase-error", Metadata.ASCII_STRING_MARSHALLER);
+
+  private RpcErrors() {}
+
+  /** The status a server returns for {@code t}. */
+  public static StatusRuntimeException toStatus(Throwable t) {
+    if (t instanceof StatusRuntimeException s) {
+      return s;
+    }
+    ErrorCode code = ErrorCode.of(t);
+    String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    if (code == ErrorCode.INTERNAL) {
+      message = "internal error: " + message;
+    }
+    Metadata trailers = new Metadata();
+    trailers.put(ERROR_CODE, code.name());
+    return Status.fromCode(Status.Code.valueOf(code.grpcCode())).withDescription(message).withCause(t)
+        .asRuntimeException(trailers);
+  }
+
+  /**
+   * The exception a caller sees for a failed call: the server's typed error when it sent one, else
+   * one that says what the transport reported.
+   */
+  public static LogBaseException fromStatus(StatusRuntimeException e, String what) {
+    Status s = e.getStatus();
+    Metadata trailers = e.getTrailers();
+    String codeName = trailers == null ? null : trailers.get(ERROR_CODE);
+    if (codeName != null) {
+      try {
+        LogBaseException ex = ErrorCode.valueOf(codeName).exception(s.getDescription());
+        ex.initCause(e);
+        return ex;
+      } catch (IllegalArgumentException unknown) {
+        // A newer server's code: fall through to the generic mapping.
+      }
+    }
+    return switch (s.getCode()) {
+      case RESOURCE_EXHAUSTED -> withCause(new ValueTooLargeException(
+          what + ": the request or its answer exceeds the message size limit (" + s.getDescription() + ")"), e);
+      case DEADLINE_EXCEEDED -> withCause(new LogBaseException(what + ": deadline exceeded"), e);
+      case UNAVAILABLE -> withCause(new LogBaseException(what + ": server unavailable (" + s.getDescription() + ")"), e);
+      case CANCELLED -> withCause(new LogBaseException(what + ": cancelled"), e);
+      default -> withCause(new LogBaseException(what + ": " + s.getCode() + " " + s.getDescription()), e);
+    };
+  }
+
+  /** Whether a failed call may succeed if sent again (to the same or a re-looked-up server). */
+  public static boolean isRetriable(LogBaseException e) {
+    return e instanceof org.logbase.common.NotServingTabletException
+        || e instanceof org.logbase.common.NotActiveMasterException
+        || (e.getCause() instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.UNAVAILABLE);
+  }
+
+  private static LogBaseException withCause(LogBaseException e, Throwable cause) {
+    e.initCause(cause);
+    return e;
+  }
+}

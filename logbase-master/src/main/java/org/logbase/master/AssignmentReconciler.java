@@ -1,0 +1,87 @@
+package org.logbase.master;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TabletLocation;
+import org.logbase.rpc.TabletRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings tablet servers in line with the assignment in ZooKeeper: a tablet assigned to a live
+ * server that the server does not serve is opened again. This is how a restarted tablet server, or
+ * one that was unreachable when a table was created or changed, gets its tablets; a tablet of a
+ * dropped table that a server still serves is closed.
+ *
+ * <p>Tablets assigned to a server that is not live stay where they are: moving them needs the new
+ * owner to replay the dead server's log after fencing it, which is the tablet server's recovery
+ * work and not part of this master yet.
+ */
+final class AssignmentReconciler {
+  private static final Logger LOG = LoggerFactory.getLogger(AssignmentReconciler.class);
+
+  private final TableStore tables;
+  private final LiveServers liveServers;
+  private final TabletCommands commands;
+
+  AssignmentReconciler(TableStore tables, LiveServers liveServers, TabletCommands commands) {
+    this.tables = tables;
+    this.liveServers = liveServers;
+    this.commands = commands;
+  }
+
+  /**
+   * Run when this master becomes active: it knows nothing of what the servers serve yet, so it
+   * (re-)opens every assigned tablet on its live server. Opening a tablet that is already open with
+   * the same schema is a no-op for a tablet server. Does not wait for the servers' answers.
+   */
+  void reconcileAll() throws Exception {
+    List<TableMeta> all = tables.all();
+    Map<String, String> live = liveServers.read();
+    int tablets = all.stream().mapToInt(TableMeta::getTabletsCount).sum();
+    LOG.info("loaded metadata of {} tables ({} tablets); {} tablet servers live", all.size(), tablets,
+        live.size());
+    for (TableMeta table : all) {
+      commands.openAll(table, live);
+    }
+  }
+
+  /**
+   * Run for each heartbeat: opens the tablets assigned to {@code serverId} that it did not list as
+   * serving. A server that is not registered in ZooKeeper (its session ended) gets nothing: it is
+   * about to stop serving, and its tablets must not be handed back to it.
+   */
+  void reconcileServer(String serverId, List<TabletRef> serving) throws Exception {
+    String address = liveServers.read().get(serverId);
+    if (address == null) {
+      LOG.debug("heartbeat from server {}, which is not registered as live: not reconciled", serverId);
+      return;
+    }
+    Set<String> served = new HashSet<>();
+    for (TabletRef ref : serving) {
+      served.add(TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
+    }
+    Set<String> existing = new HashSet<>();
+    for (TableMeta table : tables.all()) {
+      existing.add(table.getSpec().getName());
+      for (TabletLocation t : table.getTabletsList()) {
+        String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
+        if (t.getServerId().equals(serverId) && !served.contains(name)) {
+          LOG.info("server {} does not serve its tablet {}: opening it", serverId, name);
+          commands.open(serverId, address, table.getSpec(), t.getTablet());
+        }
+      }
+    }
+    // A server that was unreachable when its table was dropped still serves the tablets.
+    for (TabletRef ref : serving) {
+      if (!existing.contains(ref.getTable())) {
+        LOG.info("server {} serves tablet {} of a dropped table: closing it", serverId,
+            TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
+        commands.close(serverId, address, ref.getTable(), ref.getTabletId());
+      }
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package org.logbase.master;
+
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.logbase.common.ErrorCode;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.NotActiveMasterException;
+import org.logbase.common.rpc.RpcErrors;
+import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.ClusterStatusRequest;
+import org.logbase.rpc.ClusterStatusResponse;
+import org.logbase.rpc.CreateTableRequest;
+import org.logbase.rpc.DropTableResponse;
+import org.logbase.rpc.HeartbeatRequest;
+import org.logbase.rpc.HeartbeatResponse;
+import org.logbase.rpc.ListTablesRequest;
+import org.logbase.rpc.ListTablesResponse;
+import org.logbase.rpc.MasterServiceGrpc;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TableName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gRPC face of the master: refuses everything but ClusterStatus unless this master is active,
+ * delegates to the components that do the work, and turns every failure into a status carrying a
+ * LogBase error code ({@link RpcErrors#toStatus}), so clients see typed exceptions.
+ */
+final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
+  private static final Logger LOG = LoggerFactory.getLogger(MasterRpcService.class);
+  /** Time kept back from the caller's deadline so that the answer reaches it in time. */
+  private static final Duration ANSWER_MARGIN = Duration.ofSeconds(1);
+
+  private final MasterElection election;
+  private final TableCatalog catalog;
+  private final AssignmentReconciler reconciler;
+  private final ServerLoads loads;
+  private final ClusterStatusReport status;
+  private final Duration tabletCommandDeadline;
+
+  MasterRpcService(MasterElection election, TableCatalog catalog, AssignmentReconciler reconciler,
+      ServerLoads loads, ClusterStatusReport status, Duration tabletCommandDeadline) {
+    this.election = election;
+    this.catalog = catalog;
+    this.reconciler = reconciler;
+    this.loads = loads;
+    this.status = status;
+    this.tabletCommandDeadline = tabletCommandDeadline;
+  }
+
+  @Override
+  public void createTable(CreateTableRequest request, StreamObserver<TableMeta> out) {
+    whenActive(out, () -> catalog.create(request, waitForServers()));
+  }
+
+  @Override
+  public void dropTable(TableName request, StreamObserver<DropTableResponse> out) {
+    whenActive(out, () -> {
+      catalog.drop(request.getName(), waitForServers());
+      return DropTableResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void listTables(ListTablesRequest request, StreamObserver<ListTablesResponse> out) {
+    whenActive(out, () -> ListTablesResponse.newBuilder().addAllNames(catalog.list()).build());
+  }
+
+  @Override
+  public void describeTable(TableName request, StreamObserver<TableMeta> out) {
+    whenActive(out, () -> catalog.describe(request.getName()));
+  }
+
+  @Override
+  public void getTabletLocations(TableName request, StreamObserver<TableMeta> out) {
+    whenActive(out, () -> catalog.describe(request.getName()));
+  }
+
+  @Override
+  public void addColumnGroup(AddColumnGroupRequest request, StreamObserver<TableMeta> out) {
+    whenActive(out, () -> catalog.addColumnGroup(request, waitForServers()));
+  }
+
+  @Override
+  public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> out) {
+    whenActive(out, () -> {
+      if (request.getServerId().isEmpty()) {
+        throw new InvalidRequestException("heartbeat without a server id");
+      }
+      loads.record(request.getServerId(), request.getAddress(), request.getLoad());
+      reconciler.reconcileServer(request.getServerId(), request.getServingList());
+      return HeartbeatResponse.getDefaultInstance();
+    });
+  }
+
+  /** Answered by every master, active or not: an operator asks any of them. */
+  @Override
+  public void clusterStatus(ClusterStatusRequest request, StreamObserver<ClusterStatusResponse> out) {
+    answer(out, status::build);
+  }
+
+  /** One unit of work that produces the response. */
+  @FunctionalInterface
+  private interface Work<T> {
+    T run() throws Exception;
+  }
+
+  private <T> void whenActive(StreamObserver<T> out, Work<T> work) {
+    answer(out, () -> {
+      if (!election.isActive()) {
+        throw notActive();
+      }
+      return work.run();
+    });
+  }
+
+  private static <T> void answer(StreamObserver<T> out, Work<T> work) {
+    T response;
+    try {
+      response = work.run();
+    } catch (Throwable t) {
+      if (t instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      if (!(t instanceof StatusRuntimeException) && ErrorCode.of(t) == ErrorCode.INTERNAL) {
+        LOG.warn("request failed", t);
+      }
+      out.onError(RpcErrors.toStatus(t));
+      return;
+    }
+    out.onNext(response);
+    out.onCompleted();
+  }
+
+  private NotActiveMasterException notActive() {
+    String active = election.activeMaster()
+        .map(a -> "the active master is " + a)
+        .orElse("no master is active at the moment; retry shortly");
+    return new NotActiveMasterException("master " + election.self() + " is not the active master; " + active);
+  }
+
+  /**
+   * How long to wait for tablet servers before answering: the tablet command deadline, cut short
+   * so that the answer still reaches a caller whose own deadline is nearer.
+   */
+  private Duration waitForServers() {
+    Deadline deadline = Context.current().getDeadline();
+    if (deadline == null) {
+      return tabletCommandDeadline;
+    }
+    Duration left = Duration.ofMillis(deadline.timeRemaining(TimeUnit.MILLISECONDS)).minus(ANSWER_MARGIN);
+    return left.compareTo(tabletCommandDeadline) < 0 ? left : tabletCommandDeadline;
+  }
+}

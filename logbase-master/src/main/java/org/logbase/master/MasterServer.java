@@ -1,0 +1,260 @@
+package org.logbase.master;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+import org.logbase.common.ZkPaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * A LogBase master process: serves {@code MasterService} over gRPC and takes part in the election
+ * of the active master (see {@link MasterElection}). Any number of masters may run; one is active,
+ * the others stand by and refuse everything but ClusterStatus with NOT_ACTIVE_MASTER.
+ *
+ * <p>Prints {@code MASTER READY host:port} on stdout once it serves RPCs and
+ * {@code MASTER ACTIVE host:port} when it becomes the active master. If its ZooKeeper session is
+ * lost it stops at once with exit status 1 ({@link #awaitExit()}); an operator restarts it, and it
+ * comes back as a standby.
+ */
+public final class MasterServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MasterServer.class);
+  /** Default ZooKeeper when the configuration names none: a local single server. */
+  public static final String DEFAULT_ZK_CONNECT = "localhost:2181";
+  /** Deadline of OpenTablet and CloseTablet calls to tablet servers. */
+  static final Duration TABLET_COMMAND_DEADLINE = Duration.ofSeconds(30);
+  private static final Duration ZK_CONNECT_WAIT = Duration.ofSeconds(30);
+  private static final Duration RPC_DRAIN = Duration.ofSeconds(2);
+
+  private final CuratorFramework zk;
+  private final ZkPaths paths;
+  private final int maxMessageBytes;
+  private final TabletServerClients tabletServers;
+  private final MasterElection election;
+  private final MasterRpcService rpc;
+  private final AssignmentReconciler reconciler;
+  private final PrintStream out;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile Server grpc;
+  private volatile String address = "";
+  private volatile int exitStatus;
+
+  private MasterServer(Config config, CuratorFramework zk, PrintStream out) {
+    this.zk = zk;
+    this.out = out;
+    paths = ZkPaths.from(config);
+    maxMessageBytes = Math.toIntExact(config.getBytes(
+        ClusterConfig.RPC_MAX_MESSAGE_BYTES, ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES));
+    tabletServers = new TabletServerClients(maxMessageBytes, TABLET_COMMAND_DEADLINE);
+    TableStore tables = new TableStore(zk, paths);
+    LiveServers liveServers = new LiveServers(zk, paths);
+    TabletCommands commands = new TabletCommands(tabletServers);
+    ServerLoads loads = new ServerLoads();
+    reconciler = new AssignmentReconciler(tables, liveServers, commands);
+    election = new MasterElection(zk, paths, new RoleChanges());
+    rpc = new MasterRpcService(election,
+        new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, commands),
+        reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads),
+        TABLET_COMMAND_DEADLINE);
+  }
+
+  /**
+   * Connects to ZooKeeper, starts serving on {@code host:port} (0 = any free port) and joins the
+   * election. Returns once RPCs are served; whether this master is active is decided afterwards.
+   *
+   * @param out where the READY and ACTIVE lines go (stdout for a process)
+   */
+  public static MasterServer start(Config config, String host, int port, PrintStream out) throws Exception {
+    CuratorFramework zk = connect(config);
+    MasterServer master = null;
+    try {
+      master = new MasterServer(config, zk, out);
+      master.serve(host, port);
+      return master;
+    } catch (Exception | Error e) {
+      if (master != null) {
+        master.close();
+      } else {
+        zk.close();
+      }
+      throw e;
+    }
+  }
+
+  /** host:port this master serves on and takes part in the election as. */
+  public String address() {
+    return address;
+  }
+
+  /** Whether this master is the active one now. */
+  public boolean isActive() {
+    return election.isActive();
+  }
+
+  /**
+   * Waits until this master has stopped: 0 after {@link #close()}, 1 after it lost its ZooKeeper
+   * session or failed to take over. A process exits with this status.
+   */
+  public int awaitExit() throws InterruptedException {
+    stopped.await();
+    return exitStatus;
+  }
+
+  /** Leaves the election (a standby takes over at once), stops serving and disconnects. */
+  @Override
+  public void close() {
+    shutdown(0);
+  }
+
+  /** The ZooKeeper client, for tests that expire its session. */
+  CuratorFramework zookeeper() {
+    return zk;
+  }
+
+  private static CuratorFramework connect(Config config) throws InterruptedException {
+    String connect = config.getString(ClusterConfig.ZK_CONNECT, DEFAULT_ZK_CONNECT);
+    int sessionTimeoutMs = config.getInt(
+        ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS);
+    CuratorFramework zk = CuratorFrameworkFactory.builder()
+        .connectString(connect)
+        .sessionTimeoutMs(sessionTimeoutMs)
+        // One attempt waits at most a session timeout; a master that cannot reach ZooKeeper for
+        // longer has lost its session anyway.
+        .connectionTimeoutMs(sessionTimeoutMs)
+        .retryPolicy(new ExponentialBackoffRetry(100, 3))
+        .build();
+    zk.start();
+    if (!zk.blockUntilConnected((int) ZK_CONNECT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+      zk.close();
+      throw new IllegalStateException("cannot reach ZooKeeper at " + connect + " within "
+          + ZK_CONNECT_WAIT.toSeconds() + " s (setting " + ClusterConfig.ZK_CONNECT + ")");
+    }
+    return zk;
+  }
+
+  private void serve(String host, int port) throws Exception {
+    createIfAbsent(paths.tables());
+    createIfAbsent(paths.servers());
+    grpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .maxInboundMessageSize(maxMessageBytes)
+        .addService(rpc)
+        .build()
+        .start();
+    // The bound port, not the requested one: with --port 0 this is how the world learns it.
+    address = host + ":" + grpc.getPort();
+    election.start(address);
+    LOG.info("master {} serving; joined the election", address);
+    println("MASTER READY " + address);
+  }
+
+  /** Persistent parents that tablet servers and masters list, so an empty cluster lists nothing. */
+  private void createIfAbsent(String path) throws Exception {
+    try {
+      zk.create().creatingParentsIfNeeded().forPath(path);
+    } catch (KeeperException.NodeExistsException exists) {
+      // Another master or a tablet server made it.
+    }
+  }
+
+  private void shutdown(int status) {
+    if (!stopping.compareAndSet(false, true)) {
+      return;
+    }
+    election.close();
+    Server server = grpc;
+    if (server != null) {
+      server.shutdown();
+      try {
+        if (!server.awaitTermination(RPC_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+          server.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        server.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+    tabletServers.close();
+    zk.close();
+    exitStatus = status;
+    LOG.info("master {} stopped", address);
+    stopped.countDown();
+  }
+
+  private void println(String line) {
+    synchronized (out) {
+      out.println(line);
+      out.flush();
+    }
+  }
+
+  /** The election's callbacks: what changes when this master's role does. */
+  private final class RoleChanges implements MasterElection.Listener {
+    @Override
+    public void activating() throws Exception {
+      reconciler.reconcileAll();
+    }
+
+    @Override
+    public void activated() {
+      println("MASTER ACTIVE " + address);
+    }
+
+    @Override
+    public void fatal(String reason, Throwable cause) {
+      LOG.error("{}: master {} stops (exit status 1) so that it can be restarted as a standby", reason,
+          address, cause);
+      // Not on the caller's thread: that is Curator's event thread or the election thread, and
+      // shutting down waits for both.
+      Thread stopper = new Thread(() -> shutdown(1), "master-stop");
+      stopper.start();
+    }
+  }
+
+  // ------------------------------------------------------------------ command line
+
+  /** Runs a master until it stops; the process exits with {@link #awaitExit()}'s status. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Cli()).execute(args));
+  }
+
+  @Command(name = "logbase-master", mixinStandardHelpOptions = true,
+      description = "Runs a LogBase master: table metadata, tablet assignment, cluster status.")
+  static final class Cli implements Callable<Integer> {
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "Properties file with zookeeper.connect, zookeeper.root, zookeeper.session.timeout.ms, ...")
+    Path config;
+
+    @Option(names = "--port", defaultValue = "16000",
+        description = "Port to serve on; 0 picks a free one (printed on the READY line). Default: ${DEFAULT-VALUE}")
+    int port;
+
+    @Option(names = "--host", defaultValue = "localhost",
+        description = "Host name to bind and to announce to clients. Default: ${DEFAULT-VALUE}")
+    String host;
+
+    @Override
+    public Integer call() throws Exception {
+      Config settings = config == null ? Config.empty() : Config.load(config);
+      MasterServer master = start(settings, host, port, System.out);
+      Runtime.getRuntime().addShutdownHook(new Thread(master::close, "master-shutdown-hook"));
+      return master.awaitExit();
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package org.logbase.master;
+
+import io.grpc.Status;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.TableExistsException;
+import org.logbase.common.schema.SchemaProtos;
+import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.ColumnGroupSpec;
+import org.logbase.rpc.CreateTableRequest;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TableSpec;
+import org.logbase.rpc.TabletLocation;
+import org.logbase.rpc.TabletSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The table operations of the active master: create, drop, describe, list and add a column group.
+ * Metadata changes go to ZooKeeper first; the tablet servers are told afterwards, and a server that
+ * misses the news gets it through heartbeat reconciliation. Each operation that changes tablets
+ * waits up to {@code waitForServers} for the servers' answers before it returns, so that the
+ * caller's next request usually finds the tablets open (or closed).
+ */
+final class TableCatalog {
+  private static final Logger LOG = LoggerFactory.getLogger(TableCatalog.class);
+
+  private final TableStore tables;
+  private final TableIdCounter tableIds;
+  private final LiveServers liveServers;
+  private final TabletCommands commands;
+
+  TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, TabletCommands commands) {
+    this.tables = tables;
+    this.tableIds = tableIds;
+    this.liveServers = liveServers;
+    this.commands = commands;
+  }
+
+  /**
+   * Creates a table: validates the schema and split keys, assigns the table id and column group
+   * ids 0..n-1, places the tablets on the live servers with the fewest tablets, stores the metadata
+   * and asks the servers to open the tablets.
+   */
+  TableMeta create(CreateTableRequest request, Duration waitForServers) throws Exception {
+    TableSpec spec = withGroupIds(request.getSpec());
+    validate(spec);
+    List<TabletSpec> tablets = TabletLayout.fromSplitKeys(request.getSplitKeysList());
+    String name = spec.getName();
+    if (tables.exists(name)) {
+      // Checked early only to save a table id; the create below decides races.
+      throw new TableExistsException("table '" + name + "' exists already");
+    }
+    Map<String, String> live = liveServers.read();
+    if (live.isEmpty()) {
+      // Not the caller's fault and no LogBase error code fits; FAILED_PRECONDITION says "not now".
+      throw Status.FAILED_PRECONDITION
+          .withDescription("cannot create table '" + name + "': no tablet server is live")
+          .asRuntimeException();
+    }
+    List<String> owners = TabletPlacement.place(tablets.size(), live.keySet(),
+        TableMetas.tabletsPerServer(tables.all()));
+    TableMeta.Builder meta = TableMeta.newBuilder()
+        .setSpec(spec.toBuilder().setId(tableIds.next()))
+        .setNextColumnGroupId(spec.getColumnGroupsCount());
+    for (int i = 0; i < tablets.size(); i++) {
+      meta.addTablets(TabletLocation.newBuilder().setTablet(tablets.get(i)).setServerId(owners.get(i)));
+    }
+    TableMeta created = meta.build();
+    tables.create(created);
+    LOG.info("created table '{}' (id {}) with {} tablets on {} servers", name, created.getSpec().getId(),
+        tablets.size(), Math.min(tablets.size(), live.size()));
+    TabletCommands.awaitQuietly(commands.openAll(created, live), waitForServers);
+    return TableMetas.withAddresses(created, live);
+  }
+
+  /** Deletes a table's metadata, then asks its servers to close its tablets (best effort). */
+  void drop(String name, Duration waitForServers) throws Exception {
+    TableMeta dropped = tables.delete(name);
+    LOG.info("dropped table '{}' (id {})", name, dropped.getSpec().getId());
+    TabletCommands.awaitQuietly(commands.closeAll(dropped, liveServers.read()), waitForServers);
+  }
+
+  /** The table with the current address of each tablet's server. */
+  TableMeta describe(String name) throws Exception {
+    TableMeta meta = tables.get(name).meta();
+    return TableMetas.withAddresses(meta, liveServers.read());
+  }
+
+  /** Names of all tables, sorted. */
+  List<String> list() throws Exception {
+    return tables.names();
+  }
+
+  /**
+   * Adds a column group with the next unused id, then re-opens every tablet with the new schema
+   * (a tablet server treats a re-open with more column groups as a schema change).
+   */
+  TableMeta addColumnGroup(AddColumnGroupRequest request, Duration waitForServers) throws Exception {
+    TableMeta updated = tables.update(request.getTable(), current -> {
+      int id = current.getNextColumnGroupId();
+      ColumnGroupSpec group = request.getColumnGroup().toBuilder().setId(id).build();
+      TableSpec spec = current.getSpec().toBuilder().addColumnGroups(group).build();
+      validate(spec);
+      return current.toBuilder().setSpec(spec).setNextColumnGroupId(id + 1).build();
+    });
+    LOG.info("table '{}': added column group '{}' (id {})", request.getTable(),
+        request.getColumnGroup().getName(), updated.getNextColumnGroupId() - 1);
+    Map<String, String> live = liveServers.read();
+    TabletCommands.awaitQuietly(commands.openAll(updated, live), waitForServers);
+    return TableMetas.withAddresses(updated, live);
+  }
+
+  /** The spec with column group ids 0..n-1 in the order given (ids in a request are ignored). */
+  private static TableSpec withGroupIds(TableSpec requested) {
+    TableSpec.Builder b = requested.toBuilder().setId(0);
+    for (int i = 0; i < b.getColumnGroupsCount(); i++) {
+      b.getColumnGroupsBuilder(i).setId(i);
+    }
+    return b.build();
+  }
+
+  /** Names, non-empty column groups, unique group names and unique columns: the schema's own rules. */
+  private static void validate(TableSpec spec) {
+    try {
+      SchemaProtos.fromProto(spec);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException(e.getMessage());
+    }
+  }
+}

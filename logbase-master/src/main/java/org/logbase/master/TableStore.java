@@ -1,0 +1,150 @@
+package org.logbase.master;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.TableExistsException;
+import org.logbase.common.TableNotFoundException;
+import org.logbase.common.ZkPaths;
+import org.logbase.rpc.TableMeta;
+
+/**
+ * Table metadata in ZooKeeper: one persistent znode per table holding its {@link TableMeta}. Every
+ * change is a compare-and-set on the znode's version, so two masters (an old one that has not yet
+ * noticed it lost its session, and the new one) can never overwrite each other's updates.
+ *
+ * <p>Addresses are not stored: a tablet names the server id it is assigned to, and readers fill in
+ * the server's current address (see {@link TableMetas#withAddresses}).
+ */
+final class TableStore {
+  /** A table's metadata and the znode version it was read at. */
+  record Versioned(TableMeta meta, int version) {}
+
+  private final CuratorFramework zk;
+  private final ZkPaths paths;
+
+  TableStore(CuratorFramework zk, ZkPaths paths) {
+    this.zk = zk;
+    this.paths = paths;
+  }
+
+  /** The table, or empty when it does not exist. */
+  Optional<Versioned> read(String name) throws Exception {
+    String path = pathOf(name);
+    Stat stat = new Stat();
+    byte[] data;
+    try {
+      data = zk.getData().storingStatIn(stat).forPath(path);
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    }
+    return Optional.of(new Versioned(parse(name, data), stat.getVersion()));
+  }
+
+  /** The table; {@link TableNotFoundException} when it does not exist. */
+  Versioned get(String name) throws Exception {
+    return read(name).orElseThrow(() -> notFound(name));
+  }
+
+  boolean exists(String name) throws Exception {
+    return zk.checkExists().forPath(pathOf(name)) != null;
+  }
+
+  /** Names of all tables, sorted. */
+  List<String> names() throws Exception {
+    List<String> names;
+    try {
+      names = new ArrayList<>(zk.getChildren().forPath(paths.tables()));
+    } catch (KeeperException.NoNodeException e) {
+      return List.of();
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  /** Every table, sorted by name; tables dropped while this runs are left out. */
+  List<TableMeta> all() throws Exception {
+    List<TableMeta> tables = new ArrayList<>();
+    for (String name : names()) {
+      read(name).ifPresent(v -> tables.add(v.meta()));
+    }
+    return tables;
+  }
+
+  /** Writes a new table; {@link TableExistsException} when one of that name exists already. */
+  void create(TableMeta meta) throws Exception {
+    String name = meta.getSpec().getName();
+    try {
+      zk.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
+          .forPath(pathOf(name), meta.toByteArray());
+    } catch (KeeperException.NodeExistsException e) {
+      throw new TableExistsException("table '" + name + "' exists already");
+    }
+  }
+
+  /**
+   * Applies {@code change} to the current metadata and writes the result if nobody changed the
+   * table in between; otherwise reads again and retries. {@code change} may run several times and
+   * may throw to refuse the update.
+   */
+  TableMeta update(String name, UnaryOperator<TableMeta> change) throws Exception {
+    while (true) {
+      Versioned current = get(name);
+      TableMeta updated = change.apply(current.meta());
+      try {
+        zk.setData().withVersion(current.version()).forPath(pathOf(name), updated.toByteArray());
+        return updated;
+      } catch (KeeperException.BadVersionException raced) {
+        // Another update won; retry on top of it.
+      } catch (KeeperException.NoNodeException dropped) {
+        throw notFound(name);
+      }
+    }
+  }
+
+  /** Deletes the table and returns its last metadata; {@link TableNotFoundException} when absent. */
+  TableMeta delete(String name) throws Exception {
+    while (true) {
+      Versioned current = get(name);
+      try {
+        // Versioned, so that the metadata returned (whose tablets get closed) is what was deleted.
+        zk.delete().withVersion(current.version()).forPath(pathOf(name));
+        return current.meta();
+      } catch (KeeperException.BadVersionException raced) {
+        // Changed meanwhile: delete the newer version.
+      } catch (KeeperException.NoNodeException dropped) {
+        throw notFound(name);
+      }
+    }
+  }
+
+  private String pathOf(String name) {
+    // Names are validated on creation; a lookup with a name no table can have must not turn into a
+    // different znode path (or a ZooKeeper path error), so refuse it here.
+    if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
+      throw new InvalidRequestException("invalid table name '" + name + "'");
+    }
+    return paths.table(name);
+  }
+
+  private static TableMeta parse(String name, byte[] data) {
+    try {
+      return TableMeta.parseFrom(data);
+    } catch (InvalidProtocolBufferException e) {
+      throw new LogBaseException("metadata of table '" + name + "' in ZooKeeper is unreadable", e);
+    }
+  }
+
+  private static TableNotFoundException notFound(String name) {
+    return new TableNotFoundException("table '" + name + "' does not exist");
+  }
+}

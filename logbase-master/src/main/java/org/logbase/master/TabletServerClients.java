@@ -1,0 +1,106 @@
+package org.logbase.master;
+
+import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.logbase.rpc.CloseTabletRequest;
+import org.logbase.rpc.CloseTabletResponse;
+import org.logbase.rpc.OpenTabletRequest;
+import org.logbase.rpc.OpenTabletResponse;
+import org.logbase.rpc.TableSpec;
+import org.logbase.rpc.TabletAdminServiceGrpc;
+import org.logbase.rpc.TabletAdminServiceGrpc.TabletAdminServiceStub;
+import org.logbase.rpc.TabletSpec;
+
+/**
+ * The master's calls to tablet servers ({@code TabletAdminService}): one gRPC channel per address,
+ * created on first use and kept (a channel reconnects by itself when its server restarts on the
+ * same address), all closed by {@link #close()}. Calls are asynchronous and carry a deadline.
+ */
+final class TabletServerClients implements AutoCloseable {
+  private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final int maxMessageBytes;
+  private final Duration deadline;
+  private volatile boolean closed;
+
+  TabletServerClients(int maxMessageBytes, Duration deadline) {
+    this.maxMessageBytes = maxMessageBytes;
+    this.deadline = deadline;
+  }
+
+  /** Asks the server at {@code address} to open (or re-open with a newer schema) a tablet. */
+  CompletableFuture<Void> openTablet(String address, TableSpec table, TabletSpec tablet) {
+    OpenTabletRequest request = OpenTabletRequest.newBuilder().setTable(table).setTablet(tablet).build();
+    return this.<OpenTabletResponse>call(address, (stub, done) -> stub.openTablet(request, done));
+  }
+
+  /** Asks the server at {@code address} to stop serving a tablet. */
+  CompletableFuture<Void> closeTablet(String address, String table, int tabletId) {
+    CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTabletId(tabletId).build();
+    return this.<CloseTabletResponse>call(address, (stub, done) -> stub.closeTablet(request, done));
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    channels.values().forEach(ManagedChannel::shutdownNow);
+    for (ManagedChannel c : channels.values()) {
+      try {
+        c.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    channels.clear();
+  }
+
+  /** One asynchronous call whose response carries nothing but success. */
+  private interface AdminCall<R> {
+    void send(TabletAdminServiceStub stub, StreamObserver<R> done);
+  }
+
+  private <R> CompletableFuture<Void> call(String address, AdminCall<R> call) {
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    if (closed) {
+      result.completeExceptionally(new IllegalStateException("master is shutting down"));
+      return result;
+    }
+    TabletAdminServiceStub stub = TabletAdminServiceGrpc.newStub(channel(address))
+        .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    // Commands are often sent from inside an RPC handler (a heartbeat); in that RPC's context they
+    // would be cancelled the moment its answer is sent. They must outlive it: fork.
+    Context.current().fork().run(() -> call.send(stub, observer(result)));
+    return result;
+  }
+
+  private static <R> StreamObserver<R> observer(CompletableFuture<Void> result) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(R response) {}
+
+      @Override
+      public void onError(Throwable t) {
+        result.completeExceptionally(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        result.complete(null);
+      }
+    };
+  }
+
+  private ManagedChannel channel(String address) {
+    return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a)
+        .usePlaintext()
+        .maxInboundMessageSize(maxMessageBytes)
+        .build());
+  }
+}

@@ -1,0 +1,119 @@
+package org.logbase.master;
+
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.logbase.common.ZkPaths;
+import org.logbase.rpc.CloseTabletRequest;
+import org.logbase.rpc.CloseTabletResponse;
+import org.logbase.rpc.OpenTabletRequest;
+import org.logbase.rpc.OpenTabletResponse;
+import org.logbase.rpc.TabletAdminServiceGrpc;
+
+/**
+ * A stand-in tablet server: a real gRPC TabletAdminService on a real port that records the
+ * OpenTablet and CloseTablet calls it gets (and can be told to fail the opens), registered as live by an ephemeral znode under
+ * {@link ZkPaths#servers()} like a real one.
+ */
+final class FakeTabletServer implements AutoCloseable {
+  private final String id;
+  private final CuratorFramework zk;
+  private final ZkPaths paths;
+  private final List<OpenTabletRequest> opens = new CopyOnWriteArrayList<>();
+  private final List<CloseTabletRequest> closes = new CopyOnWriteArrayList<>();
+  private final Server server;
+  private volatile boolean failOpens;
+
+  private FakeTabletServer(String id, CuratorFramework zk, ZkPaths paths) throws Exception {
+    this.id = id;
+    this.zk = zk;
+    this.paths = paths;
+    server = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0))
+        .addService(new TabletAdminServiceGrpc.TabletAdminServiceImplBase() {
+          @Override
+          public void openTablet(OpenTabletRequest request, StreamObserver<OpenTabletResponse> out) {
+            opens.add(request);
+            if (failOpens) {
+              out.onError(Status.UNAVAILABLE.withDescription("fake: cannot open now").asRuntimeException());
+              return;
+            }
+            out.onNext(OpenTabletResponse.getDefaultInstance());
+            out.onCompleted();
+          }
+
+          @Override
+          public void closeTablet(CloseTabletRequest request, StreamObserver<CloseTabletResponse> out) {
+            closes.add(request);
+            out.onNext(CloseTabletResponse.getDefaultInstance());
+            out.onCompleted();
+          }
+        })
+        .build()
+        .start();
+  }
+
+  /** Starts the fake and registers it as live. */
+  static FakeTabletServer start(String id, CuratorFramework zk, ZkPaths paths) throws Exception {
+    FakeTabletServer s = new FakeTabletServer(id, zk, paths);
+    s.register();
+    return s;
+  }
+
+  String id() {
+    return id;
+  }
+
+  String address() {
+    return "localhost:" + server.getPort();
+  }
+
+  List<OpenTabletRequest> opens() {
+    return opens;
+  }
+
+  List<CloseTabletRequest> closes() {
+    return closes;
+  }
+
+  /** OpenTablet calls received for {@code table}'s tablet {@code tabletId}. */
+  List<OpenTabletRequest> opensOf(String table, int tabletId) {
+    return opens.stream()
+        .filter(o -> o.getTable().getName().equals(table) && o.getTablet().getTabletId() == tabletId)
+        .toList();
+  }
+
+  /** Whether OpenTablet calls fail (they are recorded either way). */
+  void failOpens(boolean fail) {
+    failOpens = fail;
+  }
+
+  void register() throws Exception {
+    zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+        .forPath(paths.server(id), address().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Removes the live znode, as the end of the server's session would. */
+  void unregister() throws Exception {
+    zk.delete().forPath(paths.server(id));
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    try {
+      if (zk.checkExists().forPath(paths.server(id)) != null) {
+        unregister();
+      }
+    } catch (Exception e) {
+      // The test's ZooKeeper client may be closed already; the znode goes with its session.
+    }
+    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,108 @@
+package org.logbase.master;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+import org.logbase.common.ZkPaths;
+
+/**
+ * One test's cluster: masters and fake tablet servers under a ZooKeeper root of their own on a
+ * shared {@link TestingServer}, so tests never see each other's znodes. Closes all it started.
+ */
+final class MasterTestCluster implements AutoCloseable {
+  private static final AtomicInteger ROOTS = new AtomicInteger();
+
+  private final TestingServer zkServer;
+  private final Config config;
+  private final ZkPaths paths;
+  private final CuratorFramework zk;
+  private final List<AutoCloseable> started = new ArrayList<>();
+  private final Map<MasterServer, ByteArrayOutputStream> outputs = new IdentityHashMap<>();
+
+  MasterTestCluster(TestingServer zkServer) {
+    this.zkServer = zkServer;
+    String root = "/test-" + ROOTS.incrementAndGet();
+    config = Config.empty()
+        .with(ClusterConfig.ZK_CONNECT, zkServer.getConnectString())
+        .with(ClusterConfig.ZK_ROOT, root)
+        .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 6000);
+    paths = new ZkPaths(root);
+    zk = CuratorFrameworkFactory.newClient(zkServer.getConnectString(), new RetryOneTime(100));
+    zk.start();
+  }
+
+  Config config() {
+    return config;
+  }
+
+  ZkPaths paths() {
+    return paths;
+  }
+
+  /** The test's own ZooKeeper client (fake tablet servers register through it). */
+  CuratorFramework zk() {
+    return zk;
+  }
+
+  String zkConnectString() {
+    return zkServer.getConnectString();
+  }
+
+  /** Starts a master on a free port; what it prints is kept for {@link #output}. */
+  MasterServer startMaster() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    MasterServer m = MasterServer.start(config, "localhost", 0,
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    synchronized (outputs) {
+      outputs.put(m, bytes);
+    }
+    started.add(m);
+    return m;
+  }
+
+  /** What {@code master} printed on its stdout so far. */
+  String output(MasterServer master) {
+    synchronized (outputs) {
+      return outputs.get(master).toString(StandardCharsets.UTF_8);
+    }
+  }
+
+  FakeTabletServer startTabletServer(String id) throws Exception {
+    FakeTabletServer s = FakeTabletServer.start(id, zk, paths);
+    started.add(s);
+    return s;
+  }
+
+  /** Waits until one of {@code masters} is active and returns it. */
+  MasterServer awaitActive(MasterServer... masters) {
+    Await.until("one of " + masters.length + " masters active",
+        () -> Arrays.stream(masters).anyMatch(MasterServer::isActive));
+    return Arrays.stream(masters).filter(MasterServer::isActive).findFirst().orElseThrow();
+  }
+
+  MasterAdmin admin(MasterServer master) {
+    MasterAdmin a = new MasterAdmin(master.address());
+    started.add(a);
+    return a;
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      started.get(i).close();
+    }
+    zk.close();
+  }
+}

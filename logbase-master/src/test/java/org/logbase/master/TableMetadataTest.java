@@ -1,0 +1,301 @@
+package org.logbase.master;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.TableExistsException;
+import org.logbase.common.TableNotFoundException;
+import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.ClusterStatusRequest;
+import org.logbase.rpc.ClusterStatusResponse;
+import org.logbase.rpc.ColumnGroupSpec;
+import org.logbase.rpc.CreateTableRequest;
+import org.logbase.rpc.HeartbeatRequest;
+import org.logbase.rpc.ListTablesRequest;
+import org.logbase.rpc.OpenTabletRequest;
+import org.logbase.rpc.ServerLoad;
+import org.logbase.rpc.ServerStatus;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TabletLocation;
+import org.logbase.rpc.TabletRef;
+
+/** Table metadata through the active master's RPCs, with three fake tablet servers. */
+class TableMetadataTest {
+  private static TestingServer zkServer;
+  private MasterTestCluster cluster;
+  private Map<String, FakeTabletServer> servers;
+  private MasterAdmin admin;
+
+  @BeforeAll
+  static void startZooKeeper() throws Exception {
+    zkServer = new TestingServer(true);
+  }
+
+  @AfterAll
+  static void stopZooKeeper() throws Exception {
+    zkServer.close();
+  }
+
+  @BeforeEach
+  void startCluster() throws Exception {
+    cluster = new MasterTestCluster(zkServer);
+    servers = Map.of(
+        "ts-1", cluster.startTabletServer("ts-1"),
+        "ts-2", cluster.startTabletServer("ts-2"),
+        "ts-3", cluster.startTabletServer("ts-3"));
+    admin = cluster.admin(cluster.awaitActive(cluster.startMaster()));
+  }
+
+  @AfterEach
+  void closeCluster() throws Exception {
+    cluster.close();
+  }
+
+  @Test
+  void createWithSplitKeysMakesTabletsAndSpreadsThemEvenly() {
+    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.createRequest("users",
+        List.of(MasterAdmin.group("profile", "name", "email"), MasterAdmin.group("stats", "visits")),
+        "b", "d", "f", "h", "j")));
+
+    assertTrue(meta.getSpec().getId() > 0);
+    assertEquals(List.of(0, 1), meta.getSpec().getColumnGroupsList().stream().map(ColumnGroupSpec::getId).toList());
+    assertEquals(2, meta.getNextColumnGroupId());
+    List<String> bounds = List.of("", "b", "d", "f", "h", "j", "");
+    assertEquals(6, meta.getTabletsCount());
+    for (int i = 0; i < 6; i++) {
+      TabletLocation t = meta.getTablets(i);
+      assertEquals(i, t.getTablet().getTabletId());
+      assertEquals(bounds.get(i), t.getTablet().getStartKey().toStringUtf8(), "start of tablet " + i);
+      assertEquals(bounds.get(i + 1), t.getTablet().getEndKey().toStringUtf8(), "end of tablet " + i);
+      assertEquals(servers.get(t.getServerId()).address(), t.getAddress());
+    }
+    assertEquals(Map.of("ts-1", 2L, "ts-2", 2L, "ts-3", 2L), tabletsPerServer(meta));
+
+    // Each server was asked to open exactly its tablets, with the table's id and schema.
+    for (TabletLocation t : meta.getTabletsList()) {
+      List<OpenTabletRequest> opens = servers.get(t.getServerId()).opensOf("users", t.getTablet().getTabletId());
+      assertEquals(1, opens.size(), "opens of tablet " + t.getTablet().getTabletId());
+      assertEquals(meta.getSpec(), opens.get(0).getTable());
+      assertEquals(t.getTablet(), opens.get(0).getTablet());
+    }
+    assertEquals(6, servers.values().stream().mapToInt(s -> s.opens().size()).sum());
+    assertEquals(meta, admin.call(s -> s.describeTable(MasterAdmin.table("users"))));
+    assertEquals(meta, admin.call(s -> s.getTabletLocations(MasterAdmin.table("users"))));
+  }
+
+  @Test
+  void newTabletsGoToTheServersWithFewestTablets() {
+    admin.call(s -> s.createTable(MasterAdmin.simpleTable("a", "m")));       // ts-1, ts-2
+    TableMeta b = admin.call(s -> s.createTable(MasterAdmin.simpleTable("b"))); // ts-3 has none
+    TableMeta c = admin.call(s -> s.createTable(MasterAdmin.simpleTable("c", "m", "t")));
+    assertEquals("ts-3", b.getTablets(0).getServerId());
+    assertEquals(List.of("ts-1", "ts-2", "ts-3"),
+        c.getTabletsList().stream().map(TabletLocation::getServerId).toList());
+  }
+
+  @Test
+  void typedErrorsForExistingAndUnknownTables() {
+    admin.call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    assertThrows(TableExistsException.class, () -> admin.call(s -> s.createTable(MasterAdmin.simpleTable("t"))));
+
+    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table("nope"))));
+    assertThrows(TableNotFoundException.class,
+        () -> admin.call(s -> s.getTabletLocations(MasterAdmin.table("nope"))));
+    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.dropTable(MasterAdmin.table("nope"))));
+    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.addColumnGroup(
+        AddColumnGroupRequest.newBuilder().setTable("nope").setColumnGroup(MasterAdmin.group("g", "x")).build())));
+    assertThrows(InvalidRequestException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table(""))));
+    assertThrows(InvalidRequestException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table("a/b"))));
+  }
+
+  @Test
+  void invalidSpecsAreRefusedWithClearMessages() {
+    assertInvalid("at least one column group", MasterAdmin.createRequest("t", List.of()));
+    assertInvalid("duplicate column group", MasterAdmin.createRequest("t",
+        List.of(MasterAdmin.group("g", "a"), MasterAdmin.group("g", "b"))));
+    assertInvalid("more than one column group", MasterAdmin.createRequest("t",
+        List.of(MasterAdmin.group("g1", "a"), MasterAdmin.group("g2", "a"))));
+    assertInvalid("has no columns", MasterAdmin.createRequest("t", List.of(MasterAdmin.group("g"))));
+    assertInvalid("invalid table name", MasterAdmin.simpleTable("1table"));
+    assertInvalid("invalid table name", MasterAdmin.simpleTable("a b"));
+    assertInvalid("invalid column name", MasterAdmin.createRequest("t", List.of(MasterAdmin.group("g", "bad col"))));
+    assertInvalid("sorted and distinct", MasterAdmin.simpleTable("t", "m", "c"));
+    assertInvalid("sorted and distinct", MasterAdmin.simpleTable("t", "m", "m"));
+    assertInvalid("split key 0 is empty", MasterAdmin.simpleTable("t", ""));
+    // Split keys compare as unsigned bytes: 0x7f < 0x80.
+    admin.call(s -> s.createTable(CreateTableRequest.newBuilder(MasterAdmin.simpleTable("bytes"))
+        .addSplitKeys(ByteString.copyFrom(new byte[] {0x7f}))
+        .addSplitKeys(ByteString.copyFrom(new byte[] {(byte) 0x80}))
+        .build()));
+
+    assertEquals(List.of("bytes"), admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+    assertEquals(3, servers.values().stream().mapToInt(s -> s.opens().size()).sum(), "only the valid table opened");
+  }
+
+  @Test
+  void addColumnGroupTakesTheNextIdAndReopensEveryTablet() {
+    admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "g", "p")));
+    TableMeta once = admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "x", "y"))));
+    TableMeta twice = admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("more", "z"))));
+
+    assertEquals(List.of(0, 1), once.getSpec().getColumnGroupsList().stream().map(ColumnGroupSpec::getId).toList());
+    assertEquals(2, once.getNextColumnGroupId());
+    assertEquals(List.of(0, 1, 2), twice.getSpec().getColumnGroupsList().stream().map(ColumnGroupSpec::getId).toList());
+    assertEquals(3, twice.getNextColumnGroupId());
+    assertEquals(once.getSpec().getId(), twice.getSpec().getId());
+    for (TabletLocation t : twice.getTabletsList()) {
+      List<OpenTabletRequest> opens = servers.get(t.getServerId()).opensOf("t", t.getTablet().getTabletId());
+      assertEquals(3, opens.size(), "create and two schema changes");
+      assertEquals(twice.getSpec(), opens.get(2).getTable());
+    }
+
+    assertThrows(InvalidRequestException.class,
+        () -> admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("again", "x")))));
+    assertThrows(InvalidRequestException.class,
+        () -> admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "w")))));
+    assertEquals(twice, admin.call(s -> s.describeTable(MasterAdmin.table("t"))), "refused changes left no trace");
+  }
+
+  @Test
+  void dropTableRemovesItAndClosesItsTablets() {
+    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "k")));
+    admin.call(s -> s.createTable(MasterAdmin.simpleTable("other")));
+    admin.call(s -> s.dropTable(MasterAdmin.table("t")));
+
+    assertEquals(List.of("other"), admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table("t"))));
+    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.dropTable(MasterAdmin.table("t"))));
+    for (TabletLocation t : meta.getTabletsList()) {
+      assertTrue(servers.get(t.getServerId()).closes().stream()
+          .anyMatch(c -> c.getTable().equals("t") && c.getTabletId() == t.getTablet().getTabletId()));
+    }
+    // The name is free again, and the new table gets a new id.
+    TableMeta again = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    assertTrue(again.getSpec().getId() > meta.getSpec().getId());
+  }
+
+  @Test
+  void listTablesIsSorted() {
+    for (String name : List.of("zeta", "alpha", "mid")) {
+      admin.call(s -> s.createTable(MasterAdmin.simpleTable(name)));
+    }
+    assertEquals(List.of("alpha", "mid", "zeta"),
+        admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+  }
+
+  @Test
+  void heartbeatReopensATabletTheServerDoesNotServe() {
+    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "b", "d", "f", "h", "j")));
+    List<Integer> ofTs1 = meta.getTabletsList().stream().filter(t -> t.getServerId().equals("ts-1"))
+        .map(t -> t.getTablet().getTabletId()).toList();
+    assertEquals(2, ofTs1.size());
+    int served = ofTs1.get(0);
+    int missing = ofTs1.get(1);
+    FakeTabletServer ts1 = servers.get("ts-1");
+
+    admin.call(s -> s.heartbeat(heartbeat(ts1, ServerLoad.newBuilder().setTablets(1).build(),
+        TabletRef.newBuilder().setTable("t").setTabletId(served).build())));
+
+    Await.until("tablet " + missing + " re-opened on ts-1", () -> ts1.opensOf("t", missing).size() == 2);
+    assertEquals(1, ts1.opensOf("t", served).size(), "a served tablet is left alone");
+  }
+
+  @Test
+  void aFailedOpenDoesNotFailTheCreateAndTheNextHeartbeatRetriesIt() {
+    FakeTabletServer ts2 = servers.get("ts-2");
+    ts2.failOpens(true);
+    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "m", "t")));
+    int onTs2 = meta.getTabletsList().stream().filter(t -> t.getServerId().equals("ts-2"))
+        .findFirst().orElseThrow().getTablet().getTabletId();
+    assertEquals(1, ts2.opensOf("t", onTs2).size());
+
+    ts2.failOpens(false);
+    admin.call(s -> s.heartbeat(heartbeat(ts2, ServerLoad.getDefaultInstance())));
+    Await.until("open retried after the heartbeat", () -> ts2.opensOf("t", onTs2).size() == 2);
+  }
+
+  @Test
+  void heartbeatClosesTabletsOfDroppedTables() {
+    FakeTabletServer ts3 = servers.get("ts-3");
+    admin.call(s -> s.heartbeat(heartbeat(ts3, ServerLoad.getDefaultInstance(),
+        TabletRef.newBuilder().setTable("gone").setTabletId(4).build())));
+    Await.until("tablet of a dropped table closed", () -> ts3.closes().stream()
+        .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 4));
+  }
+
+  @Test
+  void clusterStatusReportsLoadsAssignmentsAndServersThatAreNotLive() throws Exception {
+    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "k", "s")));
+    FakeTabletServer ts1 = servers.get("ts-1");
+    ServerLoad load = ServerLoad.newBuilder().setTablets(1).setRequests(42).setRequestsPerSecond(1.5).build();
+    admin.call(s -> s.heartbeat(heartbeat(ts1, load, TabletRef.newBuilder().setTable("t").setTabletId(0).build())));
+    servers.get("ts-3").unregister();
+
+    ClusterStatusResponse status = admin.call(s -> s.clusterStatus(ClusterStatusRequest.getDefaultInstance()));
+    assertEquals(1, status.getTables());
+    assertEquals(1, status.getMastersCount());
+    assertEquals(status.getMasters(0), status.getActiveMaster());
+    Map<String, ServerStatus> byId = status.getServersList().stream()
+        .collect(Collectors.toMap(ServerStatus::getServerId, Function.identity()));
+    assertEquals(List.of("ts-1", "ts-2", "ts-3"), status.getServersList().stream().map(ServerStatus::getServerId).toList());
+    assertEquals(load, byId.get("ts-1").getLoad());
+    assertEquals(List.of("t/0"), byId.get("ts-1").getTabletsList());
+    assertEquals(ts1.address(), byId.get("ts-1").getAddress());
+    assertTrue(byId.get("ts-1").getLive());
+    assertFalse(byId.get("ts-3").getLive(), "assigned tablets but not live");
+    assertEquals(List.of("t/2"), byId.get("ts-3").getTabletsList());
+
+    // Locations of tablets whose server is not live carry no address.
+    TableMeta now = admin.call(s -> s.getTabletLocations(MasterAdmin.table("t")));
+    assertEquals("", now.getTablets(2).getAddress());
+    assertEquals(meta.getTablets(0).getAddress(), now.getTablets(0).getAddress());
+  }
+
+  @Test
+  void createWithoutLiveServersFailsClearly() throws Exception {
+    for (FakeTabletServer s : servers.values()) {
+      s.unregister();
+    }
+    LogBaseException e = assertThrows(LogBaseException.class,
+        () -> admin.call(s -> s.createTable(MasterAdmin.simpleTable("t"))));
+    assertSame(LogBaseException.class, e.getClass());
+    assertTrue(e.getMessage().contains("no tablet server is live"), e.getMessage());
+    assertTrue(admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList().isEmpty());
+  }
+
+  private void assertInvalid(String messagePart, CreateTableRequest request) {
+    InvalidRequestException e = assertThrows(InvalidRequestException.class,
+        () -> admin.call(s -> s.createTable(request)));
+    assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should mention '" + messagePart + "'");
+  }
+
+  private static AddColumnGroupRequest addGroup(String table, ColumnGroupSpec group) {
+    return AddColumnGroupRequest.newBuilder().setTable(table).setColumnGroup(group).build();
+  }
+
+  private static HeartbeatRequest heartbeat(FakeTabletServer server, ServerLoad load, TabletRef... serving) {
+    return HeartbeatRequest.newBuilder().setServerId(server.id()).setAddress(server.address()).setLoad(load)
+        .addAllServing(List.of(serving)).build();
+  }
+
+  private static Map<String, Long> tabletsPerServer(TableMeta meta) {
+    return meta.getTabletsList().stream()
+        .collect(Collectors.groupingBy(TabletLocation::getServerId, Collectors.counting()));
+  }
+}

@@ -1,0 +1,60 @@
+package org.logbase.tabletserver.server;
+
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import org.logbase.common.rpc.RpcErrors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Runs a service method's body and turns whatever it throws into a typed gRPC status. */
+final class Calls {
+  private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
+
+  /** A body that may throw anything. */
+  @FunctionalInterface
+  interface Body<T> {
+    T call() throws Exception;
+  }
+
+  private Calls() {}
+
+  static <T> void unary(StreamObserver<T> observer, Body<T> body) {
+    T result;
+    try {
+      result = body.call();
+    } catch (Exception e) {
+      fail(observer, e);
+      return;
+    }
+    observer.onNext(result);
+    observer.onCompleted();
+  }
+
+  /** Answers when the future completes, without holding a gRPC thread while the log flushes. */
+  static <T> void async(StreamObserver<T> observer, Supplier<CompletableFuture<T>> body) {
+    CompletableFuture<T> f;
+    try {
+      f = body.get();
+    } catch (RuntimeException e) {
+      fail(observer, e);
+      return;
+    }
+    f.whenComplete((result, error) -> {
+      if (error != null) {
+        fail(observer, error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+      } else {
+        observer.onNext(result);
+        observer.onCompleted();
+      }
+    });
+  }
+
+  static void fail(StreamObserver<?> observer, Throwable e) {
+    if (!(e instanceof org.logbase.common.LogBaseException) && !(e instanceof IllegalArgumentException)) {
+      LOG.warn("request failed", e);
+    }
+    observer.onError(RpcErrors.toStatus(e));
+  }
+}

@@ -1,0 +1,95 @@
+package org.logbase.tabletserver.server;
+
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.logbase.common.ZkPaths;
+import org.logbase.rpc.HeartbeatRequest;
+import org.logbase.rpc.MasterServiceGrpc;
+import org.logbase.rpc.ServerLoad;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports this server's load and tablets to the active master at a fixed interval. The master
+ * uses the report to (re)send tablets assigned here but not served, e.g. after a restart.
+ */
+final class Heartbeater implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Heartbeater.class);
+
+  private final CuratorFramework zk;
+  private final ZkPaths paths;
+  private final String id;
+  private final String address;
+  private final Supplier<HeartbeatRequest.Builder> report;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "heartbeat");
+    t.setDaemon(true);
+    return t;
+  });
+  private String masterAddress;
+  private ManagedChannel channel;
+  private boolean warned;
+
+  Heartbeater(CuratorFramework zk, ZkPaths paths, String id, String address, Supplier<HeartbeatRequest.Builder> report) {
+    this.zk = zk;
+    this.paths = paths;
+    this.id = id;
+    this.address = address;
+    this.report = report;
+  }
+
+  void start(long intervalMs) {
+    timer.scheduleWithFixedDelay(this::beat, 0, intervalMs, TimeUnit.MILLISECONDS);
+  }
+
+  private void beat() {
+    try {
+      String master = new String(zk.getData().forPath(paths.activeMaster()), StandardCharsets.UTF_8);
+      if (!master.equals(masterAddress)) {
+        if (channel != null) {
+          channel.shutdownNow();
+        }
+        channel = NettyChannelBuilder.forTarget(master).usePlaintext().build();
+        masterAddress = master;
+      }
+      MasterServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+          .heartbeat(report.get().setServerId(id).setAddress(address).build());
+      warned = false;
+    } catch (KeeperException.NoNodeException e) {
+      warnOnce("no active master yet");
+    } catch (StatusRuntimeException e) {
+      warnOnce("heartbeat to master " + masterAddress + " failed: " + e.getStatus());
+    } catch (Exception e) {
+      warnOnce("heartbeat failed: " + e);
+    }
+  }
+
+  /** One warning per outage, not one per interval. */
+  private void warnOnce(String what) {
+    if (!warned) {
+      LOG.warn("{} (will keep trying)", what);
+      warned = true;
+    }
+  }
+
+  static ServerLoad load(int tablets, long requests, double perSecond, long logBytes) {
+    return ServerLoad.newBuilder().setTablets(tablets).setRequests(requests).setRequestsPerSecond(perSecond)
+        .setLogBytes(logBytes).build();
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+  }
+}

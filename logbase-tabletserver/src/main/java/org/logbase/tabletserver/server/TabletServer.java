@@ -1,0 +1,195 @@
+package org.logbase.tabletserver.server;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.hadoop.conf.Configuration;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+import org.logbase.common.ZkPaths;
+import org.logbase.rpc.HeartbeatRequest;
+import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.StorageEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * A tablet server process: opens (recovers) its storage engine under {@code <fs root>/servers/<id>},
+ * serves clients and the master over gRPC, registers in ZooKeeper and heartbeats to the active
+ * master. It stops serving the moment its ZooKeeper session is lost, and then exits.
+ */
+@Command(name = "tabletserver", mixinStandardHelpOptions = true, description = "Run a LogBase tablet server.")
+public final class TabletServer implements Callable<Integer>, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TabletServer.class);
+  /** Interval of heartbeats to the active master. */
+  public static final String HEARTBEAT_MS = "tabletserver.heartbeat.interval.ms";
+
+  @Option(names = "--id", required = true, description = "Stable id of this server; its log lives under <fs root>/servers/<id>.")
+  String id;
+
+  @Option(names = "--host", description = "Host name clients reach this server at (default: ${DEFAULT-VALUE}).")
+  String host = "localhost";
+
+  @Option(names = "--port", description = "RPC port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+  int port = 16020;
+
+  @Option(names = "--config", description = "Settings file (default: conf/logbase.properties when it exists).")
+  Path configFile = Path.of("conf/logbase.properties");
+
+  @Option(names = "--zookeeper", description = "ZooKeeper connect string (overrides zookeeper.connect).")
+  String zookeeper;
+
+  @Option(names = "--fs-root", description = "Shared file system root, file:// or hdfs:// (overrides logbase.fs.root).")
+  String fsRoot;
+
+  private StorageEngine engine;
+  private Server rpc;
+  private CuratorFramework zk;
+  private Heartbeater heartbeater;
+  private ServedTablets tablets;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new TabletServer()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Config config = Files.exists(configFile) ? Config.load(configFile) : Config.empty();
+    if (zookeeper != null) {
+      config = config.with(ClusterConfig.ZK_CONNECT, zookeeper);
+    }
+    if (fsRoot != null) {
+      config = config.with(ClusterConfig.FS_ROOT, fsRoot);
+    }
+    start(config);
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, "shutdown"));
+    stopped.await();
+    return tablets.isServing() ? 0 : 2;
+  }
+
+  /** Starts a tablet server in this JVM (the standalone cluster, tests). */
+  public static TabletServer start(Config config, String id, String host, int port) throws Exception {
+    TabletServer s = new TabletServer();
+    s.id = id;
+    s.host = host;
+    s.port = port;
+    s.start(config);
+    return s;
+  }
+
+  /** Starts serving; returns once the server is registered and accepting requests. */
+  public void start(Config config) throws Exception {
+    String root = config.getString(ClusterConfig.FS_ROOT, null);
+    if (root == null) {
+      throw new IllegalArgumentException(ClusterConfig.FS_ROOT + " is not set: where do logs live (file:// or hdfs://)?");
+    }
+    URI serverRoot = URI.create(root.replaceAll("/+$", "") + "/servers/" + id);
+    engine = StorageEngine.open(new EngineOptions(serverRoot, config, new Configuration(), List.of(), null, null, true));
+    tablets = new ServedTablets(engine);
+    TabletServiceImpl service = new TabletServiceImpl(tablets);
+    rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
+            ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
+        .addService(service)
+        .addService(new TabletAdminServiceImpl(tablets))
+        .build()
+        .start();
+    String address = host + ":" + rpc.getPort();
+
+    int sessionMs = config.getInt(ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS);
+    zk = CuratorFrameworkFactory.newClient(config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"),
+        sessionMs, 15_000, new ExponentialBackoffRetry(200, 5));
+    zk.start();
+    if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
+      throw new IOException("could not connect to ZooKeeper at " + config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"));
+    }
+    ZkPaths paths = ZkPaths.from(config);
+    new ServerRegistration(zk, paths, id).register(address, Duration.ofMillis(3L * sessionMs), () -> {
+      tablets.stop("ZooKeeper session lost");
+      stopped.countDown();
+    });
+
+    long[] last = {0, System.nanoTime()};
+    heartbeater = new Heartbeater(zk, paths, id, address, () -> {
+      long now = System.nanoTime();
+      long requests = service.requests();
+      double perSecond = (requests - last[0]) / Math.max(1e-9, (now - last[1]) / 1e9);
+      last[0] = requests;
+      last[1] = now;
+      return HeartbeatRequest.newBuilder()
+          .setLoad(Heartbeater.load(tablets.count(), requests, perSecond, engine.logStats().bytes()))
+          .addAllServing(tablets.serving());
+    });
+    heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
+    LOG.info("tablet server {} serving at {}", id, address);
+    System.out.println("TABLETSERVER READY " + id + " " + address);
+    System.out.flush();
+  }
+
+  /** For tests: the ZooKeeper client, whose session a test may kill. */
+  CuratorFramework zk() {
+    return zk;
+  }
+
+  /** Whether requests are still being served (false once stopping or after session loss). */
+  boolean tabletsServing() {
+    return tablets.isServing();
+  }
+
+  /** Waits until the server stopped serving (shutdown or session loss); false on timeout. */
+  public boolean awaitStopped(Duration timeout) throws InterruptedException {
+    return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The RPC port actually bound. */
+  public int port() {
+    return rpc.getPort();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (tablets != null && tablets.isServing()) {
+      tablets.stop("shutting down");
+    }
+    if (heartbeater != null) {
+      heartbeater.close();
+    }
+    if (rpc != null) {
+      rpc.shutdown();
+      try {
+        rpc.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      rpc.shutdownNow();
+    }
+    if (zk != null) {
+      zk.close();
+    }
+    if (engine != null) {
+      try {
+        engine.close();
+      } catch (IOException e) {
+        LOG.error("closing the storage engine failed", e);
+      }
+      engine = null;
+    }
+    stopped.countDown();
+  }
+}

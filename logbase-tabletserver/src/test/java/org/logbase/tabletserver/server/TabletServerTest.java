@@ -1,0 +1,172 @@
+package org.logbase.tabletserver.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.curator.test.KillSession;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.ColumnNotInSchemaException;
+import org.logbase.common.Config;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.ServerStoppingException;
+import org.logbase.common.ValueTooLargeException;
+import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.RpcErrors;
+import org.logbase.common.schema.SchemaProtos;
+import org.logbase.rpc.ColumnValue;
+import org.logbase.rpc.GetRequest;
+import org.logbase.rpc.GetResponse;
+import org.logbase.rpc.OpenTabletRequest;
+import org.logbase.rpc.PutRequest;
+import org.logbase.rpc.ScanBatch;
+import org.logbase.rpc.ScanRequest;
+import org.logbase.rpc.TabletAdminServiceGrpc;
+import org.logbase.rpc.TabletRef;
+import org.logbase.rpc.TabletServiceGrpc;
+import org.logbase.rpc.TabletSpec;
+import org.logbase.testing.TestTables;
+
+/** One tablet server over real sockets, with a real ZooKeeper: serving, typed errors, bad input, session loss. */
+class TabletServerTest {
+  @TempDir Path dir;
+  TestingServer zkServer;
+  TabletServer server;
+  ManagedChannel channel;
+  TabletServiceGrpc.TabletServiceBlockingStub data;
+
+  @BeforeEach
+  void start() throws Exception {
+    zkServer = new TestingServer(true);
+    server = new TabletServer();
+    server.id = "ts1";
+    server.port = 0;
+    server.start(Config.empty()
+        .with(ClusterConfig.ZK_CONNECT, zkServer.getConnectString())
+        .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000)
+        .with(ClusterConfig.FS_ROOT, dir.toUri().toString())
+        .with(ClusterConfig.RPC_MAX_MESSAGE_BYTES, "1m")
+        .with("tablet.value.max.bytes", "64k"));
+    channel = NettyChannelBuilder.forTarget("localhost:" + server.port()).usePlaintext()
+        .maxInboundMessageSize(8 << 20).build();
+    data = TabletServiceGrpc.newBlockingStub(channel);
+    TabletAdminServiceGrpc.newBlockingStub(channel).openTablet(OpenTabletRequest.newBuilder()
+        .setTable(SchemaProtos.toProto(TestTables.USERS))
+        .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t")))
+        .build());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    channel.shutdownNow();
+    server.close();
+    zkServer.close();
+  }
+
+  static ByteString bytes(String s) {
+    return ByteString.copyFrom(s, StandardCharsets.UTF_8);
+  }
+
+  static final TabletRef USERS0 = TabletRef.newBuilder().setTable("users").setTabletId(0).build();
+
+  PutRequest.Builder put(String key, String column, byte[] value) {
+    return PutRequest.newBuilder().setTablet(USERS0).setKey(bytes(key))
+        .addColumns(ColumnValue.newBuilder().setColumn(column).setValue(ByteString.copyFrom(value)));
+  }
+
+  LogBaseException error(Supplier<?> call) {
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call::get);
+    return RpcErrors.fromStatus(e, "test call");
+  }
+
+  @Test
+  void servesPutsGetsAndStreamingScans() {
+    for (int i = 0; i < 1200; i++) {
+      data.put(put(String.format("k%05d", i), "name", ("v" + i).getBytes(StandardCharsets.UTF_8)).build());
+    }
+    GetResponse g = data.get(GetRequest.newBuilder().setTablet(USERS0).setKey(bytes("k00042")).build());
+    assertTrue(g.getFound());
+    assertEquals("v42", g.getRow().getCells(0).getValue().toStringUtf8());
+    assertFalse(data.get(GetRequest.newBuilder().setTablet(USERS0).setKey(bytes("nope")).build()).getFound());
+
+    Iterator<ScanBatch> it = data.scan(ScanRequest.newBuilder().setTablet(USERS0).setBatchRows(100).build());
+    List<String> keys = new ArrayList<>();
+    int batches = 0;
+    while (it.hasNext()) {
+      batches++;
+      it.next().getRowsList().forEach(r -> keys.add(r.getKey().toStringUtf8()));
+    }
+    assertEquals(1200, keys.size());
+    assertEquals(12, batches, "server-side batches");
+    assertEquals("k00000", keys.get(0));
+    assertEquals("k01199", keys.get(1199));
+    Iterator<ScanBatch> limited = data.scan(ScanRequest.newBuilder().setTablet(USERS0).setStartKey(bytes("k00100"))
+        .setLimit(5).build());
+    assertEquals(5, limited.next().getRowsCount());
+    assertFalse(limited.hasNext());
+  }
+
+  @Test
+  void badRequestsGetTypedErrorsAndTheServerStaysUp() throws Exception {
+    assertInstanceOf(NotServingTabletException.class, error(() -> data.get(GetRequest.newBuilder()
+        .setTablet(TabletRef.newBuilder().setTable("nosuchtable")).setKey(bytes("a")).build())));
+    assertInstanceOf(ColumnNotInSchemaException.class, error(() -> data.put(put("a", "nosuchcolumn", new byte[1]).build())));
+    assertInstanceOf(ValueTooLargeException.class, error(() -> data.put(put("a", "name", new byte[100_000]).build())));
+    assertInstanceOf(ValueTooLargeException.class, error(() -> data.put(put(
+        new String(new byte[40_000], StandardCharsets.ISO_8859_1), "name", new byte[1]).build())));
+    LogBaseException tooBig = error(() -> data.put(put("a", "name", new byte[2 << 20]).build()));
+    assertInstanceOf(ValueTooLargeException.class, tooBig, "message size limit: " + tooBig.getMessage());
+    assertInstanceOf(InvalidRequestException.class, error(() -> data.put(put("", "name", new byte[1]).build())));
+    assertTrue(error(() -> data.put(put("z", "name", new byte[1]).build())).getMessage().contains("outside tablet"));
+
+    // Garbage on the RPC port: the connection is dropped, the server keeps serving.
+    for (int i = 0; i < 3; i++) {
+      try (Socket s = new Socket("localhost", server.port())) {
+        OutputStream out = s.getOutputStream();
+        out.write("GET / HTTP/1.1\r\n\r\n\u0000\u0001garbage".getBytes(StandardCharsets.ISO_8859_1));
+        byte[] junk = new byte[4096];
+        new java.util.Random(i).nextBytes(junk);
+        out.write(junk);
+        out.flush();
+      }
+    }
+    data.put(put("still", "name", "up".getBytes(StandardCharsets.UTF_8)).build());
+    assertEquals("up", data.get(GetRequest.newBuilder().setTablet(USERS0).setKey(bytes("still")).build())
+        .getRow().getCells(0).getValue().toStringUtf8());
+  }
+
+  @Test
+  void losingTheZooKeeperSessionStopsServingAtOnce() throws Exception {
+    data.put(put("a", "name", new byte[1]).build());
+    assertTrue(zkServer.getConnectString().length() > 0);
+    KillSession.kill(server.zk().getZookeeperClient().getZooKeeper());
+    assertTrue(server.awaitStopped(Duration.ofSeconds(30)), "server still serving 30 s after its session was killed");
+    assertFalse(server.tabletsServing());
+    assertInstanceOf(ServerStoppingException.class, error(() -> data.get(GetRequest.newBuilder().setTablet(USERS0)
+        .setKey(bytes("a")).build())));
+    assertTrue(new ZkPaths(ZkPaths.DEFAULT_ROOT).server("ts1").endsWith("/servers/ts1"));
+  }
+}
