@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.logbase.log.LogRecord;
 import org.logbase.log.RecordCodec;
-import org.logbase.tablet.Row;
+import org.logbase.common.Row;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.testing.TestTables;
 

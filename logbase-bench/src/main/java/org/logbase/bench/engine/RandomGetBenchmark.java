@@ -9,7 +9,7 @@ import org.logbase.common.Config;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.log.RecordCodec;
 import org.logbase.tablet.RecordCaches;
-import org.logbase.tablet.Row;
+import org.logbase.common.Row;
 import org.logbase.tablet.Tablet;
 import org.logbase.tabletserver.StorageEngine;
 
