@@ -1,6 +1,7 @@
 package org.logbase.bench.engine;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Config;
@@ -20,6 +21,8 @@ public final class WriteThroughputBenchmark {
   private final BenchCluster cluster;
   private final KvRows rows;
   private final int writers;
+  /** Puts each writer has in flight: 1 blocks on every put, more use the asynchronous put. */
+  private final int putsInFlight;
   private final Duration warmup;
   private final Duration window;
   private final Config config;
@@ -39,13 +42,14 @@ public final class WriteThroughputBenchmark {
     }
   }
 
-  private WriteThroughputBenchmark(BenchCluster cluster, KvRows rows, int writers, Duration warmup, Duration window,
-      Config config, boolean baselineRolls, boolean profile) {
+  private WriteThroughputBenchmark(BenchCluster cluster, KvRows rows, int writers, int putsInFlight, Duration warmup,
+      Duration window, Config config, boolean baselineRolls, boolean profile) {
     this.cluster = cluster;
     this.config = config;
     this.baselineRolls = baselineRolls;
     this.rows = rows;
     this.writers = writers;
+    this.putsInFlight = putsInFlight;
     this.warmup = warmup;
     this.window = window;
     this.engineProfile = profile ? new StackSampler("log-writer", 5) : null;
@@ -55,6 +59,7 @@ public final class WriteThroughputBenchmark {
   public static void main(String[] argv) {
     Args a = Args.parse(argv);
     int writers = a.intValue("writers", 16);
+    int inFlight = a.intValue("in-flight", 1);
     int valueBytes = a.intValue("value-bytes", 1024);
     int trials = a.intValue("trials", 4);
     Duration warmup = Duration.ofSeconds(a.longValue("warmup-seconds", 3));
@@ -63,19 +68,24 @@ public final class WriteThroughputBenchmark {
     boolean baselineRolls = a.bool("baseline-roll", false);
     Config config = Engines.withoutAutomaticCheckpoints(Engines.parseConfig(a.string("engine-config", "")));
     double target = a.doubleValue("target", 0.75);
+    if (inFlight < 1) {
+      throw new IllegalArgumentException("--in-flight must be at least 1");
+    }
     if (writers < 8) {
       throw new IllegalArgumentException("--writers must be at least 8: group commit needs concurrent writers");
     }
     BenchMain.run("WriteThroughputBenchmark", a, cluster ->
-        new WriteThroughputBenchmark(cluster, new KvRows(valueBytes), writers, warmup, window, config, baselineRolls,
+        new WriteThroughputBenchmark(cluster, new KvRows(valueBytes), writers, inFlight, warmup, window, config,
+            baselineRolls,
             profile)
             .run(trials, target));
   }
 
   private void run(int trials, double target) throws Exception {
     byte[] frame = rows.sampleFrame();
-    Report.heading(String.format("WriteThroughputBenchmark: %d writers, %d-byte values (%d-byte frames), HFLUSH,"
-        + " %d s windows after %d s warm-up", writers, rows.valueBytes(), frame.length, window.toSeconds(),
+    Report.heading(String.format("WriteThroughputBenchmark: %d writers x %d puts in flight, %d-byte values"
+        + " (%d-byte frames), HFLUSH, %d s windows after %d s warm-up", writers, putsInFlight, rows.valueBytes(),
+        frame.length, window.toSeconds(),
         warmup.toSeconds()));
     System.out.printf("engine config %s; the baseline %s%n", config.asMap(),
         baselineRolls ? "rolls files at the engine's segment size" : "appends to one file (no rolls)");
@@ -119,7 +129,8 @@ public final class WriteThroughputBenchmark {
       engineProfile.print("engine trials", 15);
       baselineProfile.print("baseline trials", 8);
     }
-    Report.result("engine.write.hflush", "unit", "records/s", "writers", writers, "value_bytes", rows.valueBytes(),
+    Report.result("engine.write.hflush", "unit", "records/s", "writers", writers, "in_flight", putsInFlight,
+        "value_bytes", rows.valueBytes(),
         "frame_bytes", frame.length, "engine", engine.median(), "baseline", baseline.median(), "ratio", ratio,
         "target", target, "records_per_flush", batch.median(), "trials", engine.size(), "baseline_rolls", baselineRolls);
   }
@@ -144,9 +155,19 @@ public final class WriteThroughputBenchmark {
             stop(profile);
           })
           .run((thread, rng) -> {
-            long r = next.getAndIncrement();
-            tablet.put(KvRows.key(r), rows.columns(r), Durability.HFLUSH);
-            return 1;
+            if (putsInFlight == 1) {
+              long r = next.getAndIncrement();
+              tablet.put(KvRows.key(r), rows.columns(r), Durability.HFLUSH);
+              return 1;
+            }
+            // Like the tablet server's RPC handlers: puts in flight without a thread blocked on each.
+            CompletableFuture<?>[] inFlight = new CompletableFuture<?>[putsInFlight];
+            for (int i = 0; i < putsInFlight; i++) {
+              long r = next.getAndIncrement();
+              inFlight[i] = tablet.putAsync(KvRows.key(r), rows.columns(r), Durability.HFLUSH);
+            }
+            CompletableFuture.allOf(inFlight).join();
+            return putsInFlight;
           });
     }
     cluster.delete(root);
