@@ -1,5 +1,6 @@
 package org.logbase.client;
 
+import org.logbase.common.rpc.ChannelPool;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -35,7 +36,7 @@ import org.logbase.common.Config;
  */
 public final class LogBaseClient implements AutoCloseable {
   private final CuratorFramework zk;
-  private final Connections connections;
+  private final ChannelPool connections;
   private final Admin admin;
   private final TabletRpc tablets;
 
@@ -49,7 +50,7 @@ public final class LogBaseClient implements AutoCloseable {
         // The client only reads one znode: no need to track ensemble reconfigurations in the background.
         .ensembleTracker(false)
         .build();
-    this.connections = new Connections(settings.maxMessageBytes());
+    this.connections = new ChannelPool(settings.maxMessageBytes());
     Retrier retrier = new Retrier(settings.retryInitialMs(), settings.retryMaxMs());
     MasterRpc master = new MasterRpc(new MasterLocator(zk, settings.zkPaths().activeMaster()), connections, retrier);
     LocationCache locations = new LocationCache(master);

@@ -1,5 +1,6 @@
 package org.logbase.client;
 
+import org.logbase.common.rpc.ChannelPool;
 import io.grpc.Deadline;
 import io.grpc.StatusRuntimeException;
 import java.util.function.Function;
@@ -12,10 +13,10 @@ import org.logbase.rpc.MasterServiceGrpc.MasterServiceBlockingStub;
  */
 final class MasterRpc {
   private final MasterLocator locator;
-  private final Connections connections;
+  private final ChannelPool connections;
   private final Retrier retrier;
 
-  MasterRpc(MasterLocator locator, Connections connections, Retrier retrier) {
+  MasterRpc(MasterLocator locator, ChannelPool connections, Retrier retrier) {
     this.locator = locator;
     this.connections = connections;
     this.retrier = retrier;

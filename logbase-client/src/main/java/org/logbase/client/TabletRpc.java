@@ -1,5 +1,6 @@
 package org.logbase.client;
 
+import org.logbase.common.rpc.ChannelPool;
 import io.grpc.Channel;
 import io.grpc.Deadline;
 import io.grpc.StatusRuntimeException;
@@ -22,11 +23,11 @@ final class TabletRpc {
   }
 
   private final LocationCache locations;
-  private final Connections connections;
+  private final ChannelPool connections;
   private final Retrier retrier;
   private final ClientSettings settings;
 
-  TabletRpc(LocationCache locations, Connections connections, Retrier retrier, ClientSettings settings) {
+  TabletRpc(LocationCache locations, ChannelPool connections, Retrier retrier, ClientSettings settings) {
     this.locations = locations;
     this.connections = connections;
     this.retrier = retrier;

@@ -2,13 +2,11 @@ package org.logbase.master;
 
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
 import org.logbase.rpc.OpenTabletRequest;
@@ -24,13 +22,12 @@ import org.logbase.rpc.TabletSpec;
  * same address), all closed by {@link #close()}. Calls are asynchronous and carry a deadline.
  */
 final class TabletServerClients implements AutoCloseable {
-  private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
-  private final int maxMessageBytes;
+  private final ChannelPool channels;
   private final Duration deadline;
   private volatile boolean closed;
 
   TabletServerClients(int maxMessageBytes, Duration deadline) {
-    this.maxMessageBytes = maxMessageBytes;
+    this.channels = new ChannelPool(maxMessageBytes);
     this.deadline = deadline;
   }
 
@@ -49,16 +46,7 @@ final class TabletServerClients implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    channels.values().forEach(ManagedChannel::shutdownNow);
-    for (ManagedChannel c : channels.values()) {
-      try {
-        c.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-    channels.clear();
+    channels.close();
   }
 
   /** One asynchronous call whose response carries nothing but success. */
@@ -98,9 +86,6 @@ final class TabletServerClients implements AutoCloseable {
   }
 
   private ManagedChannel channel(String address) {
-    return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a)
-        .usePlaintext()
-        .maxInboundMessageSize(maxMessageBytes)
-        .build());
+    return channels.channel(address);
   }
 }

@@ -1,8 +1,6 @@
 package org.logbase.tabletserver.server;
 
-import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,6 +9,7 @@ import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.rpc.MasterServiceGrpc;
 import org.logbase.rpc.ServerLoad;
@@ -34,8 +33,8 @@ final class Heartbeater implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
+  private final ChannelPool channels = new ChannelPool(4 << 20);
   private String masterAddress;
-  private ManagedChannel channel;
   private boolean warned;
 
   Heartbeater(CuratorFramework zk, ZkPaths paths, String id, String address, Supplier<HeartbeatRequest.Builder> report) {
@@ -52,15 +51,8 @@ final class Heartbeater implements AutoCloseable {
 
   private void beat() {
     try {
-      String master = new String(zk.getData().forPath(paths.activeMaster()), StandardCharsets.UTF_8);
-      if (!master.equals(masterAddress)) {
-        if (channel != null) {
-          channel.shutdownNow();
-        }
-        channel = NettyChannelBuilder.forTarget(master).usePlaintext().build();
-        masterAddress = master;
-      }
-      MasterServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+      masterAddress = new String(zk.getData().forPath(paths.activeMaster()), StandardCharsets.UTF_8);
+      MasterServiceGrpc.newBlockingStub(channels.channel(masterAddress)).withDeadlineAfter(5, TimeUnit.SECONDS)
           .heartbeat(report.get().setServerId(id).setAddress(address).build());
       warned = false;
     } catch (KeeperException.NoNodeException e) {
@@ -88,8 +80,6 @@ final class Heartbeater implements AutoCloseable {
   @Override
   public void close() {
     timer.shutdownNow();
-    if (channel != null) {
-      channel.shutdownNow();
-    }
+    channels.close();
   }
 }

@@ -1,4 +1,4 @@
-package org.logbase.client;
+package org.logbase.common.rpc;
 
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -9,21 +9,22 @@ import org.logbase.common.LogBaseException;
 
 /**
  * One gRPC channel per server address, shared by every call to that server: a channel multiplexes
- * concurrent calls over one HTTP/2 connection and reconnects by itself.
+ * concurrent calls over one HTTP/2 connection and reconnects by itself (also when its server
+ * restarts on the same address). Used by clients, masters and tablet servers alike.
  */
-final class Connections implements AutoCloseable {
+public final class ChannelPool implements AutoCloseable {
   private final ConcurrentMap<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private final int maxInboundMessageBytes;
   private volatile boolean closed;
 
-  Connections(int maxInboundMessageBytes) {
+  public ChannelPool(int maxInboundMessageBytes) {
     this.maxInboundMessageBytes = maxInboundMessageBytes;
   }
 
   /** The channel to {@code hostPort} ("host:port" or "[v6]:port"). */
-  ManagedChannel channel(String hostPort) {
+  public ManagedChannel channel(String hostPort) {
     if (closed) {
-      throw new IllegalStateException("the LogBase client is closed");
+      throw new IllegalStateException("the channel pool is closed (its owner shut down)");
     }
     return channels.computeIfAbsent(hostPort, this::open);
   }
