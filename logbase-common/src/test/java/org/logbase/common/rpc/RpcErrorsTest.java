@@ -1,0 +1,51 @@
+package org.logbase.common.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import org.junit.jupiter.api.Test;
+import org.logbase.common.ColumnNotInSchemaException;
+import org.logbase.common.ErrorCode;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.TableNotFoundException;
+import org.logbase.common.ValueTooLargeException;
+
+class RpcErrorsTest {
+  @Test
+  void everyErrorCodeSurvivesTheTripAsItsOwnExceptionWithItsMessage() {
+    for (ErrorCode code : ErrorCode.values()) {
+      LogBaseException sent = code.exception("what happened: " + code);
+      StatusRuntimeException wire = RpcErrors.toStatus(sent);
+      assertEquals(code.grpcCode(), wire.getStatus().getCode().name());
+      LogBaseException got = RpcErrors.fromStatus(wire, "call");
+      assertEquals(sent.getClass(), got.getClass(), code.name());
+      assertTrue(got.getMessage().contains("what happened: " + code), got.getMessage());
+      assertEquals(code, ErrorCode.of(got));
+    }
+  }
+
+  @Test
+  void transportFailuresWithoutACodeStillReadWell() {
+    LogBaseException big = RpcErrors.fromStatus(
+        Status.RESOURCE_EXHAUSTED.withDescription("message larger than max").asRuntimeException(), "put");
+    assertInstanceOf(ValueTooLargeException.class, big);
+    LogBaseException down = RpcErrors.fromStatus(Status.UNAVAILABLE.asRuntimeException(), "get from table 't'");
+    assertTrue(down.getMessage().startsWith("get from table 't': server unavailable"), down.getMessage());
+    assertTrue(RpcErrors.isRetriable(down));
+    assertTrue(RpcErrors.isRetriable(new NotServingTabletException("moved")));
+    assertTrue(!RpcErrors.isRetriable(new TableNotFoundException("t")));
+    assertInstanceOf(ColumnNotInSchemaException.class,
+        RpcErrors.fromStatus(RpcErrors.toStatus(new ColumnNotInSchemaException("t", "c")), "put"));
+  }
+
+  @Test
+  void unexpectedServerExceptionsAreInternalErrors() {
+    StatusRuntimeException wire = RpcErrors.toStatus(new NullPointerException("oops"));
+    assertEquals(Status.Code.INTERNAL, wire.getStatus().getCode());
+    assertTrue(RpcErrors.fromStatus(wire, "x").getMessage().contains("internal error"));
+  }
+}
