@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -49,6 +50,7 @@ public final class MasterServer implements AutoCloseable {
   private final MasterElection election;
   private final MasterRpcService rpc;
   private final AssignmentReconciler reconciler;
+  private final TimestampOracle oracle;
   private final PrintStream out;
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -56,7 +58,7 @@ public final class MasterServer implements AutoCloseable {
   private volatile String address = "";
   private volatile int exitStatus;
 
-  private MasterServer(Config config, CuratorFramework zk, PrintStream out) {
+  private MasterServer(Config config, CuratorFramework zk, PrintStream out, LongSupplier wallMillis) {
     this.zk = zk;
     this.out = out;
     paths = ZkPaths.from(config);
@@ -68,10 +70,11 @@ public final class MasterServer implements AutoCloseable {
     TabletCommands commands = new TabletCommands(tabletServers);
     ServerLoads loads = new ServerLoads();
     reconciler = new AssignmentReconciler(tables, liveServers, commands);
+    oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
         new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, commands),
-        reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads),
+        reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads), oracle,
         TABLET_COMMAND_DEADLINE);
   }
 
@@ -82,10 +85,16 @@ public final class MasterServer implements AutoCloseable {
    * @param out where the READY and ACTIVE lines go (stdout for a process)
    */
   public static MasterServer start(Config config, String host, int port, PrintStream out) throws Exception {
+    return start(config, host, port, out, System::currentTimeMillis);
+  }
+
+  /** {@link #start(Config, String, int, PrintStream)} with the timestamp oracle's wall clock given (tests). */
+  static MasterServer start(Config config, String host, int port, PrintStream out, LongSupplier wallMillis)
+      throws Exception {
     CuratorFramework zk = connect(config);
     MasterServer master = null;
     try {
-      master = new MasterServer(config, zk, out);
+      master = new MasterServer(config, zk, out, wallMillis);
       master.serve(host, port);
       return master;
     } catch (Exception | Error e) {
@@ -178,6 +187,7 @@ public final class MasterServer implements AutoCloseable {
       return;
     }
     election.close();
+    oracle.close();
     Server server = grpc;
     if (server != null) {
       server.shutdown();
@@ -208,12 +218,19 @@ public final class MasterServer implements AutoCloseable {
   private final class RoleChanges implements MasterElection.Listener {
     @Override
     public void activating() throws Exception {
+      // The oracle first: it is what clients wait for most (every transaction needs timestamps).
+      oracle.activate();
       reconciler.reconcileAll();
     }
 
     @Override
     public void activated() {
       println("MASTER ACTIVE " + address);
+    }
+
+    @Override
+    public void deactivated() {
+      oracle.deactivate();
     }
 
     @Override
