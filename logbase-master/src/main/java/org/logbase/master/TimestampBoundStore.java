@@ -22,6 +22,12 @@ interface TimestampBoundStore {
     }
   }
 
+  /**
+   * Whether the store is reachable now. While it is not, another master may be taking over (our
+   * session may have expired on the server), so the oracle must not hand out timestamps.
+   */
+  boolean connected();
+
   /** The stored bound; empty if none was ever stored. */
   Optional<Versioned> read() throws Exception;
 

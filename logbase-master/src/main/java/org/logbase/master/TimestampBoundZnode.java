@@ -22,6 +22,13 @@ final class TimestampBoundZnode implements TimestampBoundStore {
   }
 
   @Override
+  public boolean connected() {
+    // Curator flips this on ZooKeeper's Disconnected event, before its SUSPENDED state reaches the
+    // election: the earliest moment this master can know it may be losing its session.
+    return zk.getZookeeperClient().isConnected();
+  }
+
+  @Override
   public Optional<Versioned> read() throws Exception {
     Stat stat = new Stat();
     byte[] data;

@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  *       first of the new one.
  *   <li>Losing the active role ({@link #deactivate}) stops the hand-out at once, and waiting
  *       requests fail with {@link NotActiveMasterException} (clients then find the new master).
+ *       So does losing the connection to ZooKeeper, even before the election hears of it: when a
+ *       session is expired on the server, a standby can take over within milliseconds.
  * </ul>
  *
  * <p>Renewal runs on a thread of its own ("timestamp-bound-renewer"), ahead of time as
@@ -117,8 +119,8 @@ final class TimestampOracle implements AutoCloseable {
       } finally {
         lock.unlock();
       }
-      LOG.info("timestamp oracle serving above {} (persisted bound was {}; new bound {})",
-          HybridTimestamp.toString(floor), floor, newBound);
+      LOG.info("timestamp oracle serving above the bound it found, {} ({}), below the new bound {} ({})",
+          floor, HybridTimestamp.toString(floor), newBound, HybridTimestamp.toString(newBound));
       return;
     }
   }
@@ -163,6 +165,10 @@ final class TimestampOracle implements AutoCloseable {
       while (true) {
         if (!serving) {
           throw new NotActiveMasterException("this master's timestamp oracle is not active");
+        }
+        if (!store.connected()) {
+          throw new NotActiveMasterException("this master lost its connection to ZooKeeper; its timestamp oracle"
+              + " pauses until it is back or another master takes over");
         }
         long now = wallMillis.getAsLong();
         long first = Math.max(last + 1, HybridTimestamp.of(now, 0));
