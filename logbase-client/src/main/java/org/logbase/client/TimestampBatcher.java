@@ -4,6 +4,8 @@ import io.grpc.Deadline;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
 
@@ -24,25 +26,29 @@ final class TimestampBatcher {
     long fetch(int count, Deadline deadline);
   }
 
-  /** One caller's request; its fields are guarded by the batcher. */
+  /** One caller's request; its fields are guarded by the batcher's lock. */
   private static final class Request {
     final int count;
     final Deadline deadline;
+    /** Signalled when the request is done or must send: only its own caller wakes, not every waiter. */
+    final Condition wake;
     boolean mustSend;
     boolean done;
     long first;
     LogBaseException failure;
 
-    Request(int count, Deadline deadline) {
+    Request(int count, Deadline deadline, Condition wake) {
       this.count = count;
       this.deadline = deadline;
+      this.wake = wake;
     }
   }
 
   private final Source source;
   private final int maxPerCall;
-  private final ArrayDeque<Request> queue = new ArrayDeque<>(); // guarded by this
-  private boolean sending; // guarded by this
+  private final ReentrantLock lock = new ReentrantLock();
+  private final ArrayDeque<Request> queue = new ArrayDeque<>(); // guarded by lock
+  private boolean sending; // guarded by lock
 
   TimestampBatcher(Source source, int maxPerCall) {
     this.source = source;
@@ -54,18 +60,24 @@ final class TimestampBatcher {
    * The call that fetches them has at most the earliest deadline of the requests it serves.
    */
   long take(int count, Deadline deadline) {
-    Request me = new Request(count, deadline);
+    Request me = new Request(count, deadline, lock.newCondition());
     List<Request> batch;
-    synchronized (this) {
+    lock.lock();
+    try {
       queue.add(me);
       if (sending) {
-        awaitDoneOrTurn(me);
+        // Uninterruptible: a request chosen as the next sender must send, or the queue would stall.
+        while (!me.done && !me.mustSend) {
+          me.wake.awaitUninterruptibly();
+        }
         if (me.done) {
           return result(me);
         }
       }
       sending = true;
       batch = drain();
+    } finally {
+      lock.unlock();
     }
     // Preset for an Error thrown out of the call: the requests behind must still be released.
     LogBaseException failure = new LogBaseException("the timestamp request ended without an answer");
@@ -82,23 +94,12 @@ final class TimestampBatcher {
   }
 
   /** Requests waiting for the next call (for tests). */
-  synchronized int queued() {
-    return queue.size();
-  }
-
-  /** Waits until another sender served {@code me}, or made it the next sender. */
-  private void awaitDoneOrTurn(Request me) {
-    boolean interrupted = false;
-    // Uninterruptible: a request chosen as the next sender must send, or the queue would stall.
-    while (!me.done && !me.mustSend) {
-      try {
-        wait();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+  int queued() {
+    lock.lock();
+    try {
+      return queue.size();
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -130,20 +131,26 @@ final class TimestampBatcher {
    * Gives each request of the batch its consecutive share of the timestamps from {@code first} (in
    * queue order) or the failure, and makes the head of the queue the next sender, or ends sending.
    */
-  private synchronized void complete(List<Request> batch, long first, LogBaseException failure) {
-    for (Request r : batch) {
-      r.done = true;
-      r.failure = failure;
-      r.first = first;
-      first += r.count;
+  private void complete(List<Request> batch, long first, LogBaseException failure) {
+    lock.lock();
+    try {
+      for (Request r : batch) {
+        r.done = true;
+        r.failure = failure;
+        r.first = first;
+        first += r.count;
+        r.wake.signal();
+      }
+      Request next = queue.peek();
+      if (next != null) {
+        next.mustSend = true;
+        next.wake.signal();
+      } else {
+        sending = false;
+      }
+    } finally {
+      lock.unlock();
     }
-    Request next = queue.peek();
-    if (next != null) {
-      next.mustSend = true;
-    } else {
-      sending = false;
-    }
-    notifyAll();
   }
 
   private static long result(Request r) {
