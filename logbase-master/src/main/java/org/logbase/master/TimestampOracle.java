@@ -110,7 +110,7 @@ final class TimestampOracle implements AutoCloseable {
         if (term != myTerm) {
           return; // stood down meanwhile; the bound written is only higher, which is harmless
         }
-        last = floor;
+        last = Math.max(last, floor); // its own earlier timestamps are below the floor too, but cheap to be sure
         bound = newBound;
         boundVersion = version;
         renewalWanted = false;
@@ -122,15 +122,6 @@ final class TimestampOracle implements AutoCloseable {
       LOG.info("timestamp oracle serving above the bound it found, {} ({}), below the new bound {} ({})",
           floor, HybridTimestamp.toString(floor), newBound, HybridTimestamp.toString(newBound));
       return;
-    }
-  }
-
-  private boolean isTerm(long t) {
-    lock.lock();
-    try {
-      return term == t;
-    } finally {
-      lock.unlock();
     }
   }
 
@@ -213,6 +204,15 @@ final class TimestampOracle implements AutoCloseable {
   private void wantRenewal() {
     renewalWanted = true;
     renewerWake.signalAll();
+  }
+
+  private boolean isTerm(long t) {
+    lock.lock();
+    try {
+      return term == t;
+    } finally {
+      lock.unlock();
+    }
   }
 
   // ------------------------------------------------------------------ on the renewer thread
