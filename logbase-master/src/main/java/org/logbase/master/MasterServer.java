@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
 /**
  * A LogBase master process: serves {@code MasterService} over gRPC and takes part in the election
  * of the active master (see {@link MasterElection}). Any number of masters may run; one is active,
- * the others stand by and refuse everything but ClusterStatus with NOT_ACTIVE_MASTER.
+ * the others stand by and refuse everything but ClusterStatus with NOT_ACTIVE_MASTER. The active
+ * master is also the cluster's timestamp oracle ({@link TimestampOracle}).
  *
  * <p>Prints {@code MASTER READY host:port} on stdout once it serves RPCs and
  * {@code MASTER ACTIVE host:port} when it becomes the active master. If its ZooKeeper session is
@@ -218,7 +219,7 @@ public final class MasterServer implements AutoCloseable {
   private final class RoleChanges implements MasterElection.Listener {
     @Override
     public void activating() throws Exception {
-      // The oracle first: it is what clients wait for most (every transaction needs timestamps).
+      // Before answering as active: the oracle must have persisted a bound above the old master's.
       oracle.activate();
       reconciler.reconcileAll();
     }
