@@ -39,6 +39,7 @@ public final class LogBaseClient implements AutoCloseable {
   private final ChannelPool connections;
   private final Admin admin;
   private final TabletRpc tablets;
+  private final TimestampClient timestamps;
 
   private LogBaseClient(ClientSettings settings) {
     this.zk = CuratorFrameworkFactory.builder()
@@ -56,6 +57,7 @@ public final class LogBaseClient implements AutoCloseable {
     LocationCache locations = new LocationCache(master);
     this.admin = new Admin(master, locations, settings);
     this.tablets = new TabletRpc(locations, connections, retrier, settings);
+    this.timestamps = new TimestampClient(master, settings);
     zk.start(); // connects in the background; the first request waits for it within its deadline
   }
 
@@ -75,6 +77,11 @@ public final class LogBaseClient implements AutoCloseable {
   /** Table management and cluster status. */
   public Admin admin() {
     return admin;
+  }
+
+  /** Fresh timestamps from the cluster's timestamp oracle, batched across this client's threads. */
+  public TimestampClient timestamps() {
+    return timestamps;
   }
 
   /** A handle on a table; no request is sent until it is used. */

@@ -17,6 +17,7 @@ public enum ErrorCode {
   SERVER_STOPPING("UNAVAILABLE", ServerStoppingException::new),
   NOT_ACTIVE_MASTER("UNAVAILABLE", NotActiveMasterException::new),
   LOG_UNAVAILABLE("UNAVAILABLE", LogUnavailableException::new),
+  TIMESTAMPS_UNAVAILABLE("UNAVAILABLE", TimestampsUnavailableException::new),
   CORRUPT_RECORD("DATA_LOSS", CorruptRecordException::new),
   INTERNAL("INTERNAL", LogBaseException::new);
 
@@ -60,6 +61,8 @@ public enum ErrorCode {
       return NOT_ACTIVE_MASTER;
     } else if (t instanceof LogUnavailableException) {
       return LOG_UNAVAILABLE;
+    } else if (t instanceof TimestampsUnavailableException) {
+      return TIMESTAMPS_UNAVAILABLE;
     } else if (t instanceof CorruptRecordException) {
       return CORRUPT_RECORD;
     }

@@ -9,6 +9,7 @@ package org.logbase.common;
  *   /servers/&lt;id&gt;         ephemeral, data = host:port of a live tablet server
  *   /tables/&lt;name&gt;        TableMeta (protobuf): schema, tablets, assignment; updated by compare-and-set
  *   /table-ids            counter znode; its version is the last table id handed out
+ *   /timestamp-bound      the timestamp oracle's persisted upper bound; updated by compare-and-set
  * </pre>
  */
 public final class ZkPaths {
@@ -57,5 +58,10 @@ public final class ZkPaths {
 
   public String tableIds() {
     return root + "/table-ids";
+  }
+
+  /** The timestamp oracle's bound: no timestamp at or above it has been handed out (decimal). */
+  public String timestampBound() {
+    return root + "/timestamp-bound";
   }
 }

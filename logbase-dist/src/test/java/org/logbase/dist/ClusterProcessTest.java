@@ -43,7 +43,8 @@ import org.logbase.ycsb.YcsbCommand;
  * The whole cluster as separate processes: ZooKeeper, 2 masters and 3 tablet servers in child JVMs,
  * HDFS as a MiniDFSCluster. A table is created through the shell's -e mode, 100,000 rows go in
  * through the Java client and come back through scans and gets, bad input gets clear errors, YCSB
- * runs through the binding, and the active master dies with kill -9 while the standby takes over.
+ * runs through the binding, and the active master dies with kill -9 while the standby takes over and
+ * a client goes on taking timestamps from the oracle.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterProcessTest {
@@ -188,15 +189,19 @@ class ClusterProcessTest {
 
   @Test
   @Order(4)
-  void theStandbyTakesOverWithin15sAfterKill9OfTheActiveMaster() throws Exception {
+  void theStandbyTakesOverWithin15sAfterKill9OfTheActiveMasterAndTimestampsKeepIncreasing() throws Exception {
     ZkPaths paths = new ZkPaths(ZkPaths.DEFAULT_ROOT);
     String active;
     try (CuratorFramework zk = ClusterCheck.client(cluster.zkConnect())) {
       active = new String(zk.getData().forPath(paths.activeMaster()), StandardCharsets.UTF_8);
     }
     String victim = cluster.masterAt(active);
+    TimestampLoad timestamps = new TimestampLoad(client.timestamps(), 4);
+    timestamps.awaitEach(100, taken -> true, Duration.ofSeconds(60));
+
     long t0 = System.nanoTime();
     cluster.masters.get(victim).kill9();
+    long killed = System.nanoTime();
 
     // An admin operation that needs the active master; the client rides through the failover.
     client.admin().createTable(org.logbase.client.TableDefinition.builder("after_failover")
@@ -209,5 +214,16 @@ class ClusterProcessTest {
     Table t = client.table("after_failover");
     t.put(bytes("x"), Map.of("c", bytes("1")));
     assertArrayEquals(bytes("1"), t.get(bytes("x")).value("c"));
+
+    timestamps.awaitEach(100, taken -> taken.startNanos() > killed, Duration.ofSeconds(60));
+    List<List<TimestampLoad.Taken>> taken = timestamps.stop();
+    TimestampLoad.assertUniqueAndIncreasing(taken);
+    List<TimestampLoad.Taken> all = taken.stream().flatMap(List::stream).toList();
+    long highestBefore = all.stream().filter(x -> x.endNanos() < t0).mapToLong(TimestampLoad.Taken::ts).max().orElseThrow();
+    long lowestAfter = all.stream().filter(x -> x.startNanos() > killed).mapToLong(TimestampLoad.Taken::ts).min()
+        .orElseThrow();
+    assertTrue(lowestAfter > highestBefore, "a timestamp taken after the kill is below one taken before it");
+    System.out.printf("TIMESTAMPS: %d taken by 4 threads; none could be taken for %.1f s around kill -9 of the"
+        + " active master%n", all.size(), TimestampLoad.longestGap(taken).toMillis() / 1e3);
   }
 }

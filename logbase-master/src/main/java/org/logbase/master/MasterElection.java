@@ -43,6 +43,12 @@ final class MasterElection implements AutoCloseable {
     /** Runs once this master serves as active. */
     void activated();
 
+    /**
+     * This master is not (or no longer) active: stop whatever only the active master may do. Runs
+     * under the election's lock, so it must not block; it may run when nothing was active.
+     */
+    void deactivated();
+
     /** This master can no longer take part safely (session lost, takeover failed): it must exit. */
     void fatal(String reason, Throwable cause);
   }
@@ -166,7 +172,10 @@ final class MasterElection implements AutoCloseable {
       listener.activating();
       synchronized (lock) {
         if (!stillLeading(myTerm)) {
-          return; // lost it meanwhile; the notLeader or connection event that followed cleans up
+          // Lost it meanwhile; the notLeader or connection event that followed cleans up the
+          // znode, but what activating() started must stop here, after it.
+          listener.deactivated();
+          return;
         }
         active = true;
       }
@@ -217,6 +226,9 @@ final class MasterElection implements AutoCloseable {
       term++;
       boolean was = active;
       active = false;
+      // Under the lock: a takeover checks the term under it too, so the listener's last word is
+      // always the right one even when a demotion races with a takeover.
+      listener.deactivated();
       return was;
     }
   }

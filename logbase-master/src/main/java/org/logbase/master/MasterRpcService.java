@@ -22,6 +22,8 @@ import org.logbase.rpc.ListTablesResponse;
 import org.logbase.rpc.MasterServiceGrpc;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TableName;
+import org.logbase.rpc.TimestampRange;
+import org.logbase.rpc.TimestampRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,21 +36,25 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   private static final Logger LOG = LoggerFactory.getLogger(MasterRpcService.class);
   /** Time kept back from the caller's deadline so that the answer reaches it in time. */
   private static final Duration ANSWER_MARGIN = Duration.ofSeconds(1);
+  /** Longest wait for a timestamp bound renewal, for callers without a deadline. */
+  private static final Duration TIMESTAMP_WAIT = Duration.ofSeconds(10);
 
   private final MasterElection election;
   private final TableCatalog catalog;
   private final AssignmentReconciler reconciler;
   private final ServerLoads loads;
   private final ClusterStatusReport status;
+  private final TimestampOracle oracle;
   private final Duration tabletCommandDeadline;
 
   MasterRpcService(MasterElection election, TableCatalog catalog, AssignmentReconciler reconciler,
-      ServerLoads loads, ClusterStatusReport status, Duration tabletCommandDeadline) {
+      ServerLoads loads, ClusterStatusReport status, TimestampOracle oracle, Duration tabletCommandDeadline) {
     this.election = election;
     this.catalog = catalog;
     this.reconciler = reconciler;
     this.loads = loads;
     this.status = status;
+    this.oracle = oracle;
     this.tabletCommandDeadline = tabletCommandDeadline;
   }
 
@@ -94,6 +100,14 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
       loads.record(request.getServerId(), request.getAddress(), request.getLoad());
       reconciler.reconcileServer(request.getServerId(), request.getServingList());
       return HeartbeatResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void getTimestamps(TimestampRequest request, StreamObserver<TimestampRange> out) {
+    whenActive(out, () -> {
+      long first = oracle.next(request.getCount(), withinDeadline(TIMESTAMP_WAIT));
+      return TimestampRange.newBuilder().setFirst(first).setCount(request.getCount()).build();
     });
   }
 
@@ -143,16 +157,21 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
     return new NotActiveMasterException("master " + election.self() + " is not the active master; " + active);
   }
 
-  /**
-   * How long to wait for tablet servers before answering: the tablet command deadline, cut short
-   * so that the answer still reaches a caller whose own deadline is nearer.
-   */
+  /** How long to wait for tablet servers before answering. */
   private Duration waitForServers() {
+    return withinDeadline(tabletCommandDeadline);
+  }
+
+  /**
+   * How long this call may wait for something: {@code cap}, cut short so that the answer still
+   * reaches a caller whose own deadline is nearer.
+   */
+  private static Duration withinDeadline(Duration cap) {
     Deadline deadline = Context.current().getDeadline();
     if (deadline == null) {
-      return tabletCommandDeadline;
+      return cap;
     }
     Duration left = Duration.ofMillis(deadline.timeRemaining(TimeUnit.MILLISECONDS)).minus(ANSWER_MARGIN);
-    return left.compareTo(tabletCommandDeadline) < 0 ? left : tabletCommandDeadline;
+    return left.compareTo(cap) < 0 ? left : cap;
   }
 }

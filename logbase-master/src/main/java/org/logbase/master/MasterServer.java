@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Option;
 /**
  * A LogBase master process: serves {@code MasterService} over gRPC and takes part in the election
  * of the active master (see {@link MasterElection}). Any number of masters may run; one is active,
- * the others stand by and refuse everything but ClusterStatus with NOT_ACTIVE_MASTER.
+ * the others stand by and refuse everything but ClusterStatus with NOT_ACTIVE_MASTER. The active
+ * master is also the cluster's timestamp oracle ({@link TimestampOracle}).
  *
  * <p>Prints {@code MASTER READY host:port} on stdout once it serves RPCs and
  * {@code MASTER ACTIVE host:port} when it becomes the active master. If its ZooKeeper session is
@@ -49,6 +51,7 @@ public final class MasterServer implements AutoCloseable {
   private final MasterElection election;
   private final MasterRpcService rpc;
   private final AssignmentReconciler reconciler;
+  private final TimestampOracle oracle;
   private final PrintStream out;
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -56,7 +59,7 @@ public final class MasterServer implements AutoCloseable {
   private volatile String address = "";
   private volatile int exitStatus;
 
-  private MasterServer(Config config, CuratorFramework zk, PrintStream out) {
+  private MasterServer(Config config, CuratorFramework zk, PrintStream out, LongSupplier wallMillis) {
     this.zk = zk;
     this.out = out;
     paths = ZkPaths.from(config);
@@ -68,10 +71,11 @@ public final class MasterServer implements AutoCloseable {
     TabletCommands commands = new TabletCommands(tabletServers);
     ServerLoads loads = new ServerLoads();
     reconciler = new AssignmentReconciler(tables, liveServers, commands);
+    oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
         new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, commands),
-        reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads),
+        reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads), oracle,
         TABLET_COMMAND_DEADLINE);
   }
 
@@ -82,10 +86,16 @@ public final class MasterServer implements AutoCloseable {
    * @param out where the READY and ACTIVE lines go (stdout for a process)
    */
   public static MasterServer start(Config config, String host, int port, PrintStream out) throws Exception {
+    return start(config, host, port, out, System::currentTimeMillis);
+  }
+
+  /** {@link #start(Config, String, int, PrintStream)} with the timestamp oracle's wall clock given (tests). */
+  static MasterServer start(Config config, String host, int port, PrintStream out, LongSupplier wallMillis)
+      throws Exception {
     CuratorFramework zk = connect(config);
     MasterServer master = null;
     try {
-      master = new MasterServer(config, zk, out);
+      master = new MasterServer(config, zk, out, wallMillis);
       master.serve(host, port);
       return master;
     } catch (Exception | Error e) {
@@ -178,6 +188,7 @@ public final class MasterServer implements AutoCloseable {
       return;
     }
     election.close();
+    oracle.close();
     Server server = grpc;
     if (server != null) {
       server.shutdown();
@@ -208,12 +219,19 @@ public final class MasterServer implements AutoCloseable {
   private final class RoleChanges implements MasterElection.Listener {
     @Override
     public void activating() throws Exception {
+      // Before answering as active: the oracle must have persisted a bound above the old master's.
+      oracle.activate();
       reconciler.reconcileAll();
     }
 
     @Override
     public void activated() {
       println("MASTER ACTIVE " + address);
+    }
+
+    @Override
+    public void deactivated() {
+      oracle.deactivate();
     }
 
     @Override

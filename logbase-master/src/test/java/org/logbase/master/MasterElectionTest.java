@@ -11,15 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -115,7 +111,7 @@ class MasterElectionTest {
     MasterServer active = cluster.awaitActive(a, b);
     MasterServer standby = active == a ? b : a;
 
-    expireSession(active.zookeeper());
+    cluster.expireSession(active);
 
     int exitStatus = assertTimeoutPreemptively(Duration.ofSeconds(30), active::awaitExit);
     assertEquals(1, exitStatus, "a master that lost its session exits non-zero");
@@ -175,26 +171,6 @@ class MasterElectionTest {
       return new String(cluster.zk().getData().forPath(cluster.paths().activeMaster()), StandardCharsets.UTF_8);
     } catch (Exception e) {
       return "";
-    }
-  }
-
-  /**
-   * Ends a client's session on the server, as a long network partition would: a second handle
-   * attaches to the same session and closes it. ZooKeeper removes the session's ephemeral znodes at
-   * once, and the original client is told its session expired.
-   */
-  private void expireSession(CuratorFramework client) throws Exception {
-    ZooKeeper original = client.getZookeeperClient().getZooKeeper();
-    CountDownLatch connected = new CountDownLatch(1);
-    ZooKeeper twin = new ZooKeeper(cluster.zkConnectString(), 6000, event -> {
-      if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-        connected.countDown();
-      }
-    }, original.getSessionId(), original.getSessionPasswd());
-    try {
-      assertTrue(connected.await(20, TimeUnit.SECONDS), "attach to the master's session");
-    } finally {
-      twin.close();
     }
   }
 }

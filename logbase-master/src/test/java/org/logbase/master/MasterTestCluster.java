@@ -8,11 +8,16 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.ZkPaths;
@@ -62,9 +67,14 @@ final class MasterTestCluster implements AutoCloseable {
 
   /** Starts a master on a free port; what it prints is kept for {@link #output}. */
   MasterServer startMaster() throws Exception {
+    return startMaster(System::currentTimeMillis);
+  }
+
+  /** Starts a master whose timestamp oracle reads {@code wallMillis} as its clock. */
+  MasterServer startMaster(LongSupplier wallMillis) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     MasterServer m = MasterServer.start(config, "localhost", 0,
-        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        new PrintStream(bytes, true, StandardCharsets.UTF_8), wallMillis);
     synchronized (outputs) {
       outputs.put(m, bytes);
     }
@@ -90,6 +100,28 @@ final class MasterTestCluster implements AutoCloseable {
     Await.until("one of " + masters.length + " masters active",
         () -> Arrays.stream(masters).anyMatch(MasterServer::isActive));
     return Arrays.stream(masters).filter(MasterServer::isActive).findFirst().orElseThrow();
+  }
+
+  /**
+   * Ends a master's ZooKeeper session on the server, as a long network partition would: a second
+   * handle attaches to the same session and closes it. ZooKeeper removes the session's ephemeral
+   * znodes at once, and the master is told its session expired.
+   */
+  void expireSession(MasterServer master) throws Exception {
+    ZooKeeper original = master.zookeeper().getZookeeperClient().getZooKeeper();
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper twin = new ZooKeeper(zkServer.getConnectString(), 6000, event -> {
+      if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    }, original.getSessionId(), original.getSessionPasswd());
+    try {
+      if (!connected.await(20, TimeUnit.SECONDS)) {
+        throw new AssertionError("could not attach to the master's session");
+      }
+    } finally {
+      twin.close();
+    }
   }
 
   MasterAdmin admin(MasterServer master) {

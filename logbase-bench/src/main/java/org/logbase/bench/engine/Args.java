@@ -9,7 +9,7 @@ import org.logbase.common.Config;
  * so {@link #finish} can print them for {@code --help} and reject flags nobody read (a typo would
  * otherwise silently run the defaults).
  */
-final class Args {
+public final class Args {
   private final Map<String, String> given = new LinkedHashMap<>();
   private final Map<String, String> known = new LinkedHashMap<>();
   private final boolean help;
@@ -29,20 +29,20 @@ final class Args {
     this.help = h;
   }
 
-  static Args parse(String[] argv) {
+  public static Args parse(String[] argv) {
     return new Args(argv);
   }
 
-  String string(String key, String def) {
+  public String string(String key, String def) {
     known.put(key, def);
     return given.getOrDefault(key, def);
   }
 
-  long longValue(String key, long def) {
+  public long longValue(String key, long def) {
     return Long.parseLong(string(key, Long.toString(def)).replace("_", ""));
   }
 
-  int intValue(String key, int def) {
+  public int intValue(String key, int def) {
     return Math.toIntExact(longValue(key, def));
   }
 
@@ -60,7 +60,7 @@ final class Args {
   }
 
   /** Prints the flags and exits for --help; fails on flags that no one read. Call after reading all flags. */
-  void finish(String program) {
+  public void finish(String program) {
     if (help) {
       System.out.println("usage: " + program + " [--key value]...");
       known.forEach((k, d) -> System.out.printf("  --%-22s default %s%n", k, d));

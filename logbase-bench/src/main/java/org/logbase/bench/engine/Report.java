@@ -8,15 +8,15 @@ import java.util.Locale;
  * A plain-text result table with aligned columns, and the one-line {@code RESULT key=value ...}
  * summary that scripts grep for.
  */
-final class Report {
+public final class Report {
   private final String[] header;
   private final List<String[]> rows = new ArrayList<>();
 
-  Report(String... header) {
+  public Report(String... header) {
     this.header = header;
   }
 
-  Report row(Object... cells) {
+  public Report row(Object... cells) {
     String[] r = new String[cells.length];
     for (int i = 0; i < cells.length; i++) {
       r[i] = cells[i] instanceof Double d ? num(d) : String.valueOf(cells[i]);
@@ -25,7 +25,7 @@ final class Report {
     return this;
   }
 
-  void print() {
+  public void print() {
     int cols = header.length;
     for (String[] r : rows) {
       cols = Math.max(cols, r.length);
@@ -76,7 +76,7 @@ final class Report {
         : String.format(Locale.ROOT, "BELOW target %.2f", target);
   }
 
-  static void heading(String title) {
+  public static void heading(String title) {
     System.out.println();
     System.out.println("== " + title + " ==");
   }
@@ -85,7 +85,7 @@ final class Report {
    * Prints {@code RESULT name=<name> k1=v1 k2=v2 ...}: one line, no spaces inside values, numbers
    * without separators, so that {@code grep ^RESULT} and a split on spaces and '=' read it.
    */
-  static void result(String name, Object... keyValues) {
+  public static void result(String name, Object... keyValues) {
     StringBuilder sb = new StringBuilder("RESULT name=").append(name);
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
       Object v = keyValues[i + 1];

@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.LongAdder;
  * connections, pipelines), then for a measured window. Only what completes inside the window counts,
  * so throughput is items / window length with no start-up or drain effects.
  */
-final class TimedLoop {
+public final class TimedLoop {
   /** One step of a thread's loop; returns how many items (records, gets) it completed. */
   @FunctionalInterface
-  interface Op {
+  public interface Op {
     int run(int thread, SplittableRandom rng) throws Exception;
   }
 
@@ -26,8 +26,8 @@ final class TimedLoop {
    *
    * @param cpuCores average number of cores this JVM kept busy (the in-process MiniDFSCluster included)
    */
-  record Result(long items, double seconds, double cpuCores) {
-    double perSecond() {
+  public record Result(long items, double seconds, double cpuCores) {
+    public double perSecond() {
       return items / seconds;
     }
   }
@@ -44,18 +44,18 @@ final class TimedLoop {
    * @param seed thread i draws from {@code new SplittableRandom(seed + i)}: two loops with the same
    *     seed and thread count pick the same items in the same order
    */
-  TimedLoop(String name, int threads, long seed) {
+  public TimedLoop(String name, int threads, long seed) {
     this.name = name;
     this.threads = threads;
     this.seed = seed;
   }
 
-  TimedLoop warmup(Duration d) {
+  public TimedLoop warmup(Duration d) {
     this.warmup = d;
     return this;
   }
 
-  TimedLoop window(Duration d) {
+  public TimedLoop window(Duration d) {
     this.window = d;
     return this;
   }
@@ -67,7 +67,7 @@ final class TimedLoop {
     return this;
   }
 
-  Result run(Op op) throws Exception {
+  public Result run(Op op) throws Exception {
     LongAdder done = new LongAdder();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> workers = new ArrayList<>();

@@ -2,11 +2,16 @@ package org.logbase.client.fake;
 
 import io.grpc.Server;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.logbase.common.LogBaseException;
 import org.logbase.common.NotActiveMasterException;
+import org.logbase.common.TimestampRequests;
 import org.logbase.rpc.AddColumnGroupRequest;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.ClusterStatusResponse;
@@ -19,6 +24,8 @@ import org.logbase.rpc.ServerLoad;
 import org.logbase.rpc.ServerStatus;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TableName;
+import org.logbase.rpc.TimestampRange;
+import org.logbase.rpc.TimestampRequest;
 
 /** A master that answers from {@link FakeMetadata} while active and NOT_ACTIVE_MASTER otherwise. */
 public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
@@ -26,8 +33,10 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   private final Server server;
   private final String address;
   private final AtomicInteger served = new AtomicInteger();
+  private final List<Integer> timestampCalls = new CopyOnWriteArrayList<>();
   private int locationLookups; // guarded by this
   private volatile boolean active;
+  private volatile CountDownLatch timestampGate = new CountDownLatch(0);
 
   FakeMaster(FakeMetadata meta) {
     this.meta = meta;
@@ -60,6 +69,18 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
     return true;
+  }
+
+  /** The count of every GetTimestamps call that reached this master while active, in arrival order. */
+  public List<Integer> timestampCalls() {
+    return List.copyOf(timestampCalls);
+  }
+
+  /** Holds GetTimestamps calls (after counting them) until the returned latch is counted down. */
+  public CountDownLatch holdTimestamps() {
+    CountDownLatch gate = new CountDownLatch(1);
+    timestampGate = gate;
+    return gate;
   }
 
   private synchronized void countLocationLookup() {
@@ -118,6 +139,21 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
     answer(observer, () -> {
       countLocationLookup();
       return meta.table(request.getName());
+    });
+  }
+
+  @Override
+  public void getTimestamps(TimestampRequest request, StreamObserver<TimestampRange> observer) {
+    answer(observer, () -> {
+      int count = TimestampRequests.checkCount(request.getCount());
+      timestampCalls.add(count);
+      try {
+        timestampGate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LogBaseException("interrupted");
+      }
+      return TimestampRange.newBuilder().setFirst(meta.nextTimestamps(count)).setCount(count).build();
     });
   }
 

@@ -151,7 +151,12 @@ public final class FakeMetadata {
 
   /** A commit timestamp: hybrid, strictly increasing. */
   long nextTimestamp() {
+    return nextTimestamps(1);
+  }
+
+  /** The first of {@code count} consecutive timestamps, all above every one handed out before. */
+  long nextTimestamps(int count) {
     long now = HybridTimestamp.of(System.currentTimeMillis(), 0);
-    return clock.updateAndGet(prev -> Math.max(prev + 1, now));
+    return clock.updateAndGet(prev -> Math.max(prev + count, now + count - 1)) - count + 1;
   }
 }

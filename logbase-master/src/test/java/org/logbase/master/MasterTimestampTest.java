@@ -1,0 +1,147 @@
+package org.logbase.master;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.logbase.common.HybridTimestamp;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.NotActiveMasterException;
+import org.logbase.common.TimestampRequests;
+import org.logbase.rpc.TimestampRequest;
+
+/**
+ * The timestamp oracle as clients see it: GetTimestamps on real masters over gRPC, with the bound
+ * in a real ZooKeeper, through failovers.
+ */
+class MasterTimestampTest {
+  private static TestingServer zkServer;
+  private MasterTestCluster cluster;
+
+  @BeforeAll
+  static void startZooKeeper() throws Exception {
+    zkServer = new TestingServer(true);
+  }
+
+  @AfterAll
+  static void stopZooKeeper() throws Exception {
+    zkServer.close();
+  }
+
+  @BeforeEach
+  void newCluster() {
+    cluster = new MasterTestCluster(zkServer);
+  }
+
+  @AfterEach
+  void closeCluster() throws Exception {
+    cluster.close();
+  }
+
+  @Test
+  void theStandbyRefusesAndTheActiveMasterChecksTheCount() throws Exception {
+    MasterServer a = cluster.startMaster();
+    MasterServer b = cluster.startMaster();
+    MasterServer active = cluster.awaitActive(a, b);
+    MasterServer standby = active == a ? b : a;
+
+    NotActiveMasterException refused = assertThrows(NotActiveMasterException.class,
+        () -> cluster.admin(standby).call(s -> s.getTimestamps(request(1))));
+    assertTrue(refused.getMessage().contains(active.address()), refused.getMessage());
+
+    MasterAdmin admin = cluster.admin(active);
+    assertThrows(InvalidRequestException.class, () -> admin.call(s -> s.getTimestamps(request(0))));
+    assertThrows(InvalidRequestException.class,
+        () -> admin.call(s -> s.getTimestamps(request(TimestampRequests.MAX_COUNT + 1))));
+    Range most = Range.of(admin.call(s -> s.getTimestamps(request(TimestampRequests.MAX_COUNT))));
+    assertEquals(TimestampRequests.MAX_COUNT, most.count());
+    Range next = Range.of(admin.call(s -> s.getTimestamps(request(1))));
+    assertTrue(next.first() > most.last());
+  }
+
+  @Test
+  void eightConcurrentCallersGetIncreasingDisjointRangesBelowThePersistedBound() throws Exception {
+    MasterServer master = cluster.startMaster();
+    cluster.awaitActive(master);
+    List<List<Range>> taken = TimestampTakers.start(cluster.admin(master), 8, 5000).awaitRanges(8 * 500).stop();
+
+    taken.forEach(Range::assertIncreasing);
+    Range.assertDisjoint(taken);
+    // The bound only grows, so every timestamp must be below the bound as it is now.
+    long bound = persistedBound();
+    assertTrue(Range.highest(taken) < bound, "highest " + Range.highest(taken) + " vs. bound " + bound);
+  }
+
+  @Test
+  void timestampsIncreaseAcrossAFailoverWhenTheActiveMasterCloses() throws Exception {
+    MasterServer a = cluster.startMaster();
+    MasterServer b = cluster.startMaster();
+    MasterServer first = cluster.awaitActive(a, b);
+    MasterServer second = first == a ? b : a;
+    TimestampTakers before = TimestampTakers.start(cluster.admin(first), 4, 100).awaitRanges(200);
+
+    first.close(); // while the takers are still asking
+    assertFailoverKeepsOrder(before.awaitEnd(), second);
+  }
+
+  @Test
+  void timestampsIncreaseAcrossAFailoverWhenTheActiveMastersSessionExpires() throws Exception {
+    MasterServer a = cluster.startMaster();
+    MasterServer b = cluster.startMaster();
+    MasterServer first = cluster.awaitActive(a, b);
+    MasterServer second = first == a ? b : a;
+    TimestampTakers before = TimestampTakers.start(cluster.admin(first), 4, 100).awaitRanges(200);
+
+    cluster.expireSession(first);
+    assertEquals(1, first.awaitExit(), "a master that lost its session exits non-zero");
+    assertFailoverKeepsOrder(before.awaitEnd(), second);
+  }
+
+  @Test
+  void aNewMasterWithItsClockAnHourBehindStartsAboveThePersistedBound() throws Exception {
+    long hour = TimeUnit.HOURS.toMillis(1);
+    MasterServer first = cluster.startMaster();
+    cluster.awaitActive(first);
+    MasterServer behind = cluster.startMaster(() -> System.currentTimeMillis() - hour);
+    List<List<Range>> before = TimestampTakers.start(cluster.admin(first), 2, 100).awaitRanges(100).stop();
+    long boundBeforeFailover = persistedBound();
+
+    first.close();
+    cluster.awaitActive(behind);
+    Range after = Range.of(cluster.admin(behind).call(s -> s.getTimestamps(request(10))));
+
+    assertTrue(after.first() > boundBeforeFailover, "starts above the bound the previous master persisted");
+    assertTrue(after.first() > Range.highest(before));
+    assertTrue(HybridTimestamp.wallMillis(after.first()) > System.currentTimeMillis() - hour / 2,
+        "follows the bound, not its own clock: " + HybridTimestamp.toString(after.first()));
+  }
+
+  /** Every timestamp the new master hands out is above every one the old master handed out. */
+  private void assertFailoverKeepsOrder(List<List<Range>> before, MasterServer successor) throws Exception {
+    cluster.awaitActive(successor);
+    List<List<Range>> after = TimestampTakers.start(cluster.admin(successor), 4, 100).awaitRanges(200).stop();
+
+    before.forEach(Range::assertIncreasing);
+    after.forEach(Range::assertIncreasing);
+    assertTrue(Range.lowest(after) > Range.highest(before),
+        "after the failover " + Range.lowest(after) + ", before it up to " + Range.highest(before));
+  }
+
+  private long persistedBound() throws Exception {
+    return Long.parseLong(new String(cluster.zk().getData().forPath(cluster.paths().timestampBound()),
+        StandardCharsets.UTF_8));
+  }
+
+  private static TimestampRequest request(int count) {
+    return TimestampRequest.newBuilder().setCount(count).build();
+  }
+}
