@@ -49,8 +49,9 @@ final class LocalCluster implements AutoCloseable {
     this.config = dir.resolve("logbase.properties");
     Files.writeString(config, String.join("\n",
         "zookeeper.connect=" + zkConnect(),
-        // Short sessions: a killed master's election node disappears in seconds.
-        "zookeeper.session.timeout.ms=4000",
+        // Short sessions, so a killed master's election node disappears in seconds; not shorter,
+        // so a loaded CI machine does not expire live processes' sessions.
+        "zookeeper.session.timeout.ms=6000",
         "logbase.fs.root=" + hdfs.uri("/logbase"),
         "tabletserver.heartbeat.interval.ms=1000", ""), StandardCharsets.UTF_8);
     for (int i = 1; i <= masterCount; i++) {
