@@ -17,7 +17,22 @@ out=$(cd "$out" && pwd)
 # (The classpath file is written per module; logbase-bench comes last and wins.)
 mvn -q -B ${MVN_FLAGS:-} -DskipTests -pl logbase-bench -am package \
   dependency:build-classpath -Dmdep.outputFile="$out/classpath.txt"
-cp="logbase-bench/target/classes:$(cat "$out/classpath.txt")"
+
+# Run from copies of this repository's jars, so that a rebuild while the benchmarks run (they
+# take several minutes) cannot pull classes from under the benchmark JVMs.
+lib="$out/lib"
+rm -rf "$lib"
+mkdir -p "$lib"
+cp logbase-bench/target/logbase-bench-*.jar "$lib/"
+cp="$(ls "$lib"/logbase-bench-*.jar)"
+IFS=: read -r -a entries <<< "$(cat "$out/classpath.txt")" # the file has no final newline
+for entry in "${entries[@]}"; do
+  if [[ "$entry" == "$PWD"/* ]]; then
+    cp "$entry" "$lib/"
+    entry="$lib/$(basename "$entry")"
+  fi
+  cp="$cp:$entry"
+done
 
 echo "== JMH IndexBenchmark -> $out/index-jmh.txt"
 # shellcheck disable=SC2086 # JMH_ARGS is a list of options

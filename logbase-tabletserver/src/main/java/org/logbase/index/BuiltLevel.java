@@ -58,7 +58,7 @@ final class BuiltLevel {
         separators.add(lowKeys.get(i));
       }
       boolean last = g == groups - 1;
-      parents[g].publish(new InnerContents(level + 1, separators.packedBytes(), separators.packedEnds(),
+      parents[g].publish(new InnerContents(level + 1, separators.packed(),
           Arrays.copyOfRange(lowTimestamps, from + 1, to), nodes.subList(from, to).toArray(new Node[0]),
           last ? null : lowKeys.get(to), last ? 0 : lowTimestamps[to], last ? null : parents[g + 1]));
       above.add(parents[g], lowKeys.get(from), lowTimestamps[from]);

@@ -11,16 +11,17 @@ final class InnerContents extends NodeContents {
   private final int level;
   final Node[] children;
 
-  InnerContents(int level, byte[] keyBytes, int[] keyEnds, long[] timestamps, Node[] children,
+  InnerContents(int level, PackedKeys keys, long[] timestamps, Node[] children,
       byte[] highKey, long highTimestamp, Node right) {
-    super(keyBytes, keyEnds, timestamps, highKey, highTimestamp, right);
+    super(keys, timestamps, highKey, highTimestamp, right);
     this.level = level;
     this.children = children;
   }
 
   /** A new root above {@code leftmost}: covers everything, finds the rest via right links. */
   static InnerContents rootOver(int level, Node leftmost) {
-    return new InnerContents(level, new byte[0], new int[0], new long[0], new Node[] {leftmost}, null, 0, null);
+    return new InnerContents(level, PackedKeys.fixed(new byte[0], 0), new long[0], new Node[] {leftmost},
+        null, 0, null);
   }
 
   @Override
@@ -44,24 +45,21 @@ final class InnerContents extends NodeContents {
    */
   InnerContents withChild(int i, Split child) {
     byte[] separator = child.separatorKey();
-    return new InnerContents(level, keyBytesWith(i, separator), keyEndsWith(i, separator),
-        ArrayEdits.insert(timestamps, i, child.separatorTimestamp()),
+    return new InnerContents(level, keysWith(i, separator), ArrayEdits.insert(timestamps, i, child.separatorTimestamp()),
         ArrayEdits.insert(children, i + 1, child.sibling()), highKey, highTimestamp, right);
   }
 
   @Override
   InnerContents upperHalf(int mid) {
     // Children [mid, n) keep the separators between them: [mid, n - 1).
-    return new InnerContents(level, keyBytesSlice(mid, keyCount()), keyEndsSlice(mid, keyCount()),
-        timestampsSlice(mid, keyCount()), Arrays.copyOfRange(children, mid, children.length),
+    return new InnerContents(level, keysSlice(mid, keyCount()), timestampsSlice(mid, keyCount()), Arrays.copyOfRange(children, mid, children.length),
         highKey, highTimestamp, right);
   }
 
   @Override
   InnerContents lowerHalf(int mid, Node sibling) {
     // Children [0, mid) keep separators [0, mid - 1); separator mid - 1 becomes the high key.
-    return new InnerContents(level, keyBytesSlice(0, mid - 1), keyEndsSlice(0, mid - 1),
-        timestampsSlice(0, mid - 1), Arrays.copyOf(children, mid),
+    return new InnerContents(level, keysSlice(0, mid - 1), timestampsSlice(0, mid - 1), Arrays.copyOf(children, mid),
         keyAt(mid - 1), timestamps[mid - 1], sibling);
   }
 

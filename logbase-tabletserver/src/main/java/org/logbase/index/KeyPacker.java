@@ -37,12 +37,9 @@ final class KeyPacker {
     return EntryOrder.compare(bytes, start, length, lastTs, key, 0, key.length, ts);
   }
 
-  byte[] packedBytes() {
-    return Arrays.copyOf(bytes, length);
-  }
-
-  int[] packedEnds() {
-    return Arrays.copyOf(ends, count);
+  /** The keys added since the last {@link #clear()}, exactly sized. */
+  PackedKeys packed() {
+    return PackedKeys.of(Arrays.copyOf(bytes, length), Arrays.copyOf(ends, count));
   }
 
   void clear() {

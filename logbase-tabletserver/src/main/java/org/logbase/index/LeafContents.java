@@ -10,16 +10,16 @@ final class LeafContents extends NodeContents {
   final long[] pointers;
   final int[] metas;
 
-  LeafContents(byte[] keyBytes, int[] keyEnds, long[] timestamps, long[] pointers, int[] metas,
+  LeafContents(PackedKeys keys, long[] timestamps, long[] pointers, int[] metas,
       byte[] highKey, long highTimestamp, Node right) {
-    super(keyBytes, keyEnds, timestamps, highKey, highTimestamp, right);
+    super(keys, timestamps, highKey, highTimestamp, right);
     this.pointers = pointers;
     this.metas = metas;
   }
 
   /** The single leaf of an empty tree. */
   static LeafContents empty() {
-    return new LeafContents(NO_BYTES, new int[0], new long[0], new long[0], new int[0], null, 0, null);
+    return new LeafContents(PackedKeys.fixed(NO_BYTES, 0), new long[0], new long[0], new int[0], null, 0, null);
   }
 
   @Override
@@ -38,14 +38,14 @@ final class LeafContents extends NodeContents {
 
   /** A copy with entry {@code i}'s value replaced; shares the key arrays, which do not change. */
   LeafContents withValue(int i, long pointer, int meta) {
-    return new LeafContents(keyBytes, keyEnds, timestamps,
+    return new LeafContents(keys(), timestamps,
         ArrayEdits.replace(pointers, i, pointer), ArrayEdits.replace(metas, i, meta),
         highKey, highTimestamp, right);
   }
 
   /** A copy with a new entry inserted at index {@code i}. */
   LeafContents withEntry(int i, byte[] key, long ts, long pointer, int meta) {
-    return new LeafContents(keyBytesWith(i, key), keyEndsWith(i, key),
+    return new LeafContents(keysWith(i, key),
         ArrayEdits.insert(timestamps, i, ts), ArrayEdits.insert(pointers, i, pointer),
         ArrayEdits.insert(metas, i, meta), highKey, highTimestamp, right);
   }
@@ -66,7 +66,7 @@ final class LeafContents extends NodeContents {
   }
 
   private LeafContents slice(int from, int to, byte[] high, long highTs, Node rightLink) {
-    return new LeafContents(keyBytesSlice(from, to), keyEndsSlice(from, to), timestampsSlice(from, to),
+    return new LeafContents(keysSlice(from, to), timestampsSlice(from, to),
         Arrays.copyOfRange(pointers, from, to), Arrays.copyOfRange(metas, from, to),
         high, highTs, rightLink);
   }

@@ -8,13 +8,15 @@ import java.util.Arrays;
  *
  * <p>The node covers the entries e with {@code low <= e < high}, where low is fixed for the life
  * of the node and high (null = unbounded) only ever decreases when the node splits. Keys are
- * concatenated in {@link #keyBytes} with exclusive end offsets in {@link #keyEnds}; every array
- * is exactly as long as the entry count, so a snapshot holds no empty slots.
+ * packed as described in {@link PackedKeys}; every array is exactly as long as the entry count,
+ * so a snapshot holds no empty slots.
  */
 abstract sealed class NodeContents permits LeafContents, InnerContents {
 
   final byte[] keyBytes;
+  /** Exclusive end offset of each key, or null when every key is {@link #keyWidth} bytes long. */
   final int[] keyEnds;
+  final int keyWidth;
   final long[] timestamps;
   /** Exclusive upper bound of this node's range (null = unbounded), with {@link #highTimestamp}. */
   final byte[] highKey;
@@ -22,9 +24,10 @@ abstract sealed class NodeContents permits LeafContents, InnerContents {
   /** The right sibling, whose low bound is this node's high key; null for the rightmost node. */
   final Node right;
 
-  NodeContents(byte[] keyBytes, int[] keyEnds, long[] timestamps, byte[] highKey, long highTimestamp, Node right) {
-    this.keyBytes = keyBytes;
-    this.keyEnds = keyEnds;
+  NodeContents(PackedKeys keys, long[] timestamps, byte[] highKey, long highTimestamp, Node right) {
+    this.keyBytes = keys.bytes();
+    this.keyEnds = keys.ends();
+    this.keyWidth = keys.width();
     this.timestamps = timestamps;
     this.highKey = highKey;
     this.highTimestamp = highTimestamp;
@@ -52,21 +55,27 @@ abstract sealed class NodeContents permits LeafContents, InnerContents {
   }
 
   final int keyStart(int i) {
-    return i == 0 ? 0 : keyEnds[i - 1];
+    int[] ends = keyEnds;
+    return ends == null ? i * keyWidth : (i == 0 ? 0 : ends[i - 1]);
+  }
+
+  final int keyEnd(int i) {
+    int[] ends = keyEnds;
+    return ends == null ? (i + 1) * keyWidth : ends[i];
   }
 
   final byte[] keyAt(int i) {
-    return Arrays.copyOfRange(keyBytes, keyStart(i), keyEnds[i]);
+    return Arrays.copyOfRange(keyBytes, keyStart(i), keyEnd(i));
   }
 
   /** Compares packed entry {@code i} with (key, ts) in index order. */
   final int compareAt(int i, byte[] key, long ts) {
-    return EntryOrder.compare(keyBytes, keyStart(i), keyEnds[i], timestamps[i], key, 0, key.length, ts);
+    return EntryOrder.compare(keyBytes, keyStart(i), keyEnd(i), timestamps[i], key, 0, key.length, ts);
   }
 
   /** Compares only the key bytes of entry {@code i} with {@code key}. */
   final int compareKeyAt(int i, byte[] key) {
-    return Arrays.compareUnsigned(keyBytes, keyStart(i), keyEnds[i], key, 0, key.length);
+    return Arrays.compareUnsigned(keyBytes, keyStart(i), keyEnd(i), key, 0, key.length);
   }
 
   /** Index of the first entry {@code >= (key, ts)}, or {@link #keyCount()} if none. */
@@ -106,20 +115,36 @@ abstract sealed class NodeContents permits LeafContents, InnerContents {
 
   // Helpers for subclasses building edited copies.
 
-  final byte[] keyBytesWith(int i, byte[] key) {
-    return ArrayEdits.insertBytes(keyBytes, keyStart(i), key);
+  /** These keys, to share unchanged with a copy that only edits values. */
+  final PackedKeys keys() {
+    return new PackedKeys(keyBytes, keyEnds, keyWidth);
   }
 
-  final int[] keyEndsWith(int i, byte[] key) {
-    return ArrayEdits.insertEnd(keyEnds, i, key.length);
+  /** These keys with {@code key} inserted at index {@code i}. */
+  final PackedKeys keysWith(int i, byte[] key) {
+    byte[] bytes = ArrayEdits.insertBytes(keyBytes, keyStart(i), key);
+    if (keyEnds == null && (key.length == keyWidth || keyCount() == 0)) {
+      return PackedKeys.fixed(bytes, key.length);
+    }
+    return new PackedKeys(bytes, ArrayEdits.insertEnd(ends(), i, key.length), 0);
   }
 
-  final byte[] keyBytesSlice(int from, int to) {
-    return Arrays.copyOfRange(keyBytes, keyStart(from), to == 0 ? 0 : keyEnds[to - 1]);
+  /** Keys [from, to); a slice of variable-length keys may turn out to be fixed-length. */
+  final PackedKeys keysSlice(int from, int to) {
+    byte[] bytes = Arrays.copyOfRange(keyBytes, keyStart(from), keyStart(to));
+    return keyEnds == null ? PackedKeys.fixed(bytes, keyWidth)
+        : PackedKeys.of(bytes, ArrayEdits.rebasedEnds(keyEnds, from, to));
   }
 
-  final int[] keyEndsSlice(int from, int to) {
-    return ArrayEdits.rebasedEnds(keyEnds, from, to);
+  private int[] ends() {
+    if (keyEnds != null) {
+      return keyEnds;
+    }
+    int[] ends = new int[keyCount()];
+    for (int i = 0; i < ends.length; i++) {
+      ends[i] = (i + 1) * keyWidth;
+    }
+    return ends;
   }
 
   final long[] timestampsSlice(int from, int to) {

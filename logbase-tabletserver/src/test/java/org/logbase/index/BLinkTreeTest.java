@@ -288,7 +288,23 @@ class BLinkTreeTest {
     }
     TreeInvariants.check(tree, 64);
     // Halving would leave ~32 entries per leaf; the append policy keeps ~57.
-    assertTrue(TreeInvariants.leafCount(tree) <= n / 50, "leaves: " + TreeInvariants.leafCount(tree));
+    int leaves = TreeInvariants.leaves(tree).size();
+    assertTrue(leaves <= n / 50, "leaves: " + leaves);
+  }
+
+  @Test
+  void fixedLengthKeysAreStoredWithoutOffsets() {
+    BLinkTree tree = new BLinkTree(8);
+    for (int i = 0; i < 1_000; i++) {
+      tree.put(bigEndian(i * 7 % 1_000), 1, i, 0);
+    }
+    assertTrue(TreeInvariants.leaves(tree).stream().allMatch(leaf -> leaf.keyEnds == null));
+    byte[] shortKey = bytes(0, 0, 1);
+    tree.put(shortKey, 1, -1, 0);
+    assertEquals(1, TreeInvariants.leaves(tree).stream().filter(leaf -> leaf.keyEnds != null).count());
+    assertEquals(-1, tree.floor(shortKey, 1).pointer());
+    assertEquals(1_001, drain(tree.range(null, null)).size());
+    TreeInvariants.check(tree, 8);
   }
 
   @Test

@@ -1,12 +1,10 @@
 package org.logbase.index;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -59,9 +57,5 @@ final class IndexAssertions {
       b[i] = (byte) values[i];
     }
     return b;
-  }
-
-  static boolean sameKey(byte[] a, byte[] b) {
-    return Arrays.equals(a, b);
   }
 }

@@ -56,15 +56,15 @@ final class TreeInvariants {
     assertEquals(entries, tree.size(), "size() differs from the number of leaf entries");
   }
 
-  /** Number of leaves, walking the leaf level along right links. */
-  static int leafCount(BLinkTree tree) {
+  /** The leaf snapshots from left to right, following right links. */
+  static List<NodeContents> leaves(BLinkTree tree) {
     Node node = tree.rootNode();
     while (node.contents() instanceof InnerContents inner) {
       node = inner.children[0];
     }
-    int leaves = 0;
+    List<NodeContents> leaves = new ArrayList<>();
     for (; node != null; node = node.contents().right) {
-      leaves++;
+      leaves.add(node.contents());
     }
     return leaves;
   }
