@@ -24,7 +24,8 @@ final class TimedLoop {
   /**
    * What the window measured.
    *
-   * @param cpuCores average number of cores this JVM kept busy (the in-process MiniDFSCluster included)
+   * @param cpuCores average number of cores this JVM kept busy (an in-process MiniDFSCluster included, an
+   *     external file system not)
    */
   record Result(long items, double seconds, double cpuCores) {
     double perSecond() {
