@@ -15,10 +15,10 @@
 # commands in cluster-commands.txt) and <outdir>/cluster-results.txt (the RESULT lines).
 #
 # Environment:
-#   YCSB_THREADS (16), YCSB_RECORDS (100000), YCSB_OPERATIONS (100000)   step 1
+#   YCSB_THREADS (16), YCSB_RECORDS (100000), YCSB_OPERATIONS (150000)   step 1
 #   NET_THREADS (16)         YCSB threads and engine writers of the ratio (engine needs >= 8)
-#   NET_CURVE ("8 16 32 64") YCSB thread counts of step 2; NET_THREADS is added if missing
-#   NET_RECORDS (200000)     records per step-2 YCSB load
+#   NET_CURVE ("1 4 16 64")  YCSB thread counts of step 2; NET_THREADS is added if missing
+#   NET_RECORDS (200000)     records per step-2 YCSB load (25000 per thread if that is fewer)
 #   ENGINE_TRIALS (3)        WriteThroughputBenchmark trials; WRITE_ARGS: more of its flags
 #   LOGBASE_ZK_PORT (22181), LOGBASE_NN_PORT (28020), LOGBASE_MASTER_PORT (26000),
 #   LOGBASE_TS_PORT (26020)  ports, away from a default cluster's
@@ -34,9 +34,9 @@ began=$SECONDS
 
 YCSB_THREADS="${YCSB_THREADS:-16}"
 YCSB_RECORDS="${YCSB_RECORDS:-100000}"
-YCSB_OPERATIONS="${YCSB_OPERATIONS:-100000}"
+YCSB_OPERATIONS="${YCSB_OPERATIONS:-150000}"
 NET_THREADS="${NET_THREADS:-16}"
-NET_CURVE="${NET_CURVE:-8 16 32 64}"
+NET_CURVE="${NET_CURVE:-1 4 16 64}"
 NET_RECORDS="${NET_RECORDS:-200000}"
 ENGINE_TRIALS="${ENGINE_TRIALS:-3}"
 export LOGBASE_ZK_PORT="${LOGBASE_ZK_PORT:-22181}"
@@ -85,6 +85,7 @@ cleanup() {
     kill "$p" 2>/dev/null || true
   done
   stop_cluster
+  rmdir "$RUNS" 2>/dev/null || true
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -260,20 +261,22 @@ curve=" $NET_CURVE "
 [[ "$curve" == *" $NET_THREADS "* ]] || curve+="$NET_THREADS "
 for t in $curve; do
   f="$out/cluster-net-load-t$t"
-  ycsb_probed "$f" "${net_props[@]}" -p table="net_t$t" -p recordcount="$NET_RECORDS" -threads "$t"
+  # Few threads write slowly: fewer records keep each load under a minute.
+  records=$((25000 * t < NET_RECORDS ? 25000 * t : NET_RECORDS))
+  ycsb_probed "$f" "${net_props[@]}" -p table="net_t$t" -p recordcount="$records" -threads "$t"
   p="$f-probe.txt"
   seconds="$(result_value "$p" seconds)"
   packets="$(result_value "$p" dn_packets)"
-  result network.ycsb.load threads "$t" records "$NET_RECORDS" \
+  result network.ycsb.load threads "$t" records "$records" \
     throughput "$(ycsb_value "$f.txt" OVERALL 'Throughput(ops/sec)')" \
     steady_throughput "$(ycsb_steady "$f.log")" \
     insert_avg_us "$(ycsb_value "$f.txt" INSERT 'AverageLatency(us)')" \
     insert_p95_us "$(ycsb_value "$f.txt" INSERT '95thPercentileLatency(us)')" \
     insert_p99_us "$(ycsb_value "$f.txt" INSERT '99thPercentileLatency(us)')" \
-    records_per_flush "$(calc "$NET_RECORDS / $packets")" \
+    records_per_flush "$(calc "$records / $packets")" \
     log_writer_waiting_for_work "$(result_value "$p" log_writer_waiting_for_work)" \
-    tabletserver_cpu_us_per_record "$(calc "$(result_value "$p" cpu_tabletserver) * $seconds * 1e6 / $NET_RECORDS")" \
-    client_cpu_us_per_record "$(calc "$(result_value "$p" cpu_client) * $seconds * 1e6 / $NET_RECORDS")" \
+    tabletserver_cpu_us_per_record "$(calc "$(result_value "$p" cpu_tabletserver) * $seconds * 1e6 / $records")" \
+    client_cpu_us_per_record "$(calc "$(result_value "$p" cpu_client) * $seconds * 1e6 / $records")" \
     machine_busy_cores "$(result_value "$p" machine_busy_cores)" \
     other_processes_cores "$(result_value "$p" other_cores)"
   grep -E '^\[(OVERALL\], Throughput|INSERT\], (Average|95th|99th))' "$f.txt" || true
@@ -285,10 +288,12 @@ for t in $curve; do
 done
 stop_cluster
 
-f="$out/cluster-net-load-t$NET_THREADS"
+net_value() { # KEY: its value on the network.ycsb.load line of NET_THREADS threads
+  grep "^RESULT name=network.ycsb.load threads=$NET_THREADS " "$results" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"
+}
 engine="$(result_value "$engine_out" engine)"
-ycsb_rate="$(ycsb_value "$f.txt" OVERALL 'Throughput(ops/sec)')"
-ycsb_steady_rate="$(ycsb_steady "$f.log")"
+ycsb_rate="$(net_value throughput)"
+ycsb_steady_rate="$(net_value steady_throughput)"
 ratio="$(calc "$ycsb_rate / $engine")"
 ratio_steady=n/a
 [[ "$ycsb_steady_rate" == n/a ]] || ratio_steady="$(calc "$ycsb_steady_rate / $engine")"
@@ -296,10 +301,11 @@ result network.path unit records/s threads "$NET_THREADS" value_bytes 1024 durab
   ycsb "$ycsb_rate" ycsb_steady "$ycsb_steady_rate" engine "$engine" ratio "$ratio" ratio_steady "$ratio_steady" \
   target 0.5 \
   verdict "$(awk -v r="$ratio" 'BEGIN { print (r >= 0.5 ? "meets_target" : "BELOW_target") }')" \
-  ycsb_records_per_flush "$(calc "$NET_RECORDS / $(result_value "$f-probe.txt" dn_packets)")" \
+  ycsb_records_per_flush "$(net_value records_per_flush)" \
   engine_records_per_flush "$(result_value "$engine_out" records_per_flush)" \
-  ycsb_log_writer_waiting_for_work "$(result_value "$f-probe.txt" log_writer_waiting_for_work)" \
+  ycsb_log_writer_waiting_for_work "$(net_value log_writer_waiting_for_work)" \
   engine_log_writer_waiting_for_work "$(result_value "$engine_out" log_writer_waiting_for_work)" \
+  ycsb_cpu_us_per_record "$(calc "$(net_value tabletserver_cpu_us_per_record) + $(net_value client_cpu_us_per_record)")" \
   engine_cpu_us_per_record "$(calc "$(result_value "$engine_out" engine_cpu_cores) * 1e6 / $engine")"
 grep '^RESULT' "$engine_out" >> "$results"
 result cluster.bench seconds $((SECONDS - began))
