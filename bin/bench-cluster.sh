@@ -110,9 +110,15 @@ start_cluster() { # NAME SERVERS
     LOGBASE_RUN_DIR="$run" bin/stop-cluster.sh --clean > /dev/null
   fi
   rm -rf "$run"
+  # The daemons read this from $run/hadoop-conf (start-cluster.sh writes the other files there):
+  # Hadoop's JMX metrics are a cache refreshed once per period, 10 s by default, too coarse for
+  # ServerProbe's DataNode packet counts at the edges of a load.
+  mkdir -p "$run/hadoop-conf"
+  echo '*.period=1' > "$run/hadoop-conf/hadoop-metrics2.properties"
   cluster_run="$run" # before starting: a half-started cluster is stopped too
   echo "starting a cluster with $2 tablet server(s) over HDFS in $run"
   local argv=(env LOGBASE_RUN_DIR="$run" bin/start-cluster.sh --hdfs --servers "$2")
+  echo "# with $run/hadoop-conf/hadoop-metrics2.properties: *.period=1" >> "$commands"
   log_cmd "${argv[@]}"
   if ! "${argv[@]}" > "$out/cluster-$1-start.txt" 2>&1; then
     tail -n 20 "$out/cluster-$1-start.txt" >&2

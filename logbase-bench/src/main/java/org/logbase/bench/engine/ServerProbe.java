@@ -38,6 +38,11 @@ import javax.management.remote.JMXServiceURL;
  * status line, printed just before its client threads start: JVM start-up is not measured), or at
  * once, and closes when the client process exits (or after {@code --seconds}). The probe attaches to
  * the JVMs through the JDK attach API and reads their platform MBeans; process CPU comes from /proc.
+ *
+ * <p>Hadoop serves its metrics over JMX from a cache refreshed once per metrics period (10 s unless
+ * the daemon's hadoop-metrics2.properties says otherwise; bin/bench-cluster.sh sets 1 s), so the
+ * DataNode counters are read {@code --settle-seconds} after the client exited: no packet arrives
+ * then, and the cache has caught up with the last ones.
  */
 public final class ServerProbe {
   /** Linux reports CPU time in USER_HZ ticks, which the kernel ABI fixes at 100 per second. */
@@ -115,6 +120,7 @@ public final class ServerProbe {
     String startText = a.string("start-text", " 0 sec: ");
     long maxSeconds = a.longValue("seconds", 900);
     long sampleMs = a.longValue("sample-ms", 10);
+    long settleSeconds = a.longValue("settle-seconds", 2);
     String name = a.string("name", "cluster.probe");
     a.finish("ServerProbe");
     int status = 0;
@@ -134,7 +140,7 @@ public final class ServerProbe {
           pids.put(p[0].trim(), Long.parseLong(p[1].trim()));
         }
       }
-      run(name, pids, startFile.isEmpty() ? null : Path.of(startFile), startText, maxSeconds, sampleMs);
+      run(name, pids, startFile.isEmpty() ? null : Path.of(startFile), startText, maxSeconds, sampleMs, settleSeconds);
     } catch (Throwable e) {
       System.out.flush();
       System.err.println("ServerProbe FAILED: " + e);
@@ -146,7 +152,7 @@ public final class ServerProbe {
   }
 
   private static void run(String name, Map<String, Long> pids, Path startFile, String startText, long maxSeconds,
-      long sampleMs) throws Exception {
+      long sampleMs, long settleSeconds) throws Exception {
     Long clientPid = pids.get("client");
     List<Jvm> jvms = new ArrayList<>();
     try (Jvm ts = new Jvm("tablet server", pids.get("tabletserver")); Jvm dn = new Jvm("datanode", pids.get("datanode"))) {
@@ -178,10 +184,11 @@ public final class ServerProbe {
       }
       logWriter.stop();
       double seconds = (System.nanoTime() - t0) / 1e9;
-      long packets = (Long) dnBeans.getAttribute(activity, "PacketsReceived") - packets0;
-      long bytes = (Long) dnBeans.getAttribute(activity, "BytesWritten") - bytes0;
       jvms.forEach(Jvm::snapshot);
       long[] machine1 = machineTicks();
+      Thread.sleep(settleSeconds * 1000);
+      long packets = (Long) dnBeans.getAttribute(activity, "PacketsReceived") - packets0;
+      long bytes = (Long) dnBeans.getAttribute(activity, "BytesWritten") - bytes0;
 
       Report.heading(String.format("ServerProbe %s: %.1f s window", name, seconds));
       List<Object> result = new ArrayList<>(List.of("seconds", seconds));
