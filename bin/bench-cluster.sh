@@ -30,6 +30,8 @@ LOGBASE_HOME="$(pwd)"
 out="${1:-target/bench}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
+# Outputs of an earlier run (another NET_CURVE leaves other files) would read as this run's.
+rm -rf "$out"/cluster-*
 began=$SECONDS
 
 YCSB_THREADS="${YCSB_THREADS:-16}"
