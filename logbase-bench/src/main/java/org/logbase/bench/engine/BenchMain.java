@@ -1,9 +1,14 @@
 package org.logbase.bench.engine;
 
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+
 /**
- * The frame of every benchmark program: start a cluster, run, always shut the cluster down and
- * delete its data, and exit with a status (explicitly: Hadoop leaves non-daemon threads behind
- * that would keep the JVM alive).
+ * The frame of every benchmark program: start a cluster (or attach to a running file system with
+ * {@code --fs-root}), run, always shut the cluster down and delete its data, and exit with a status
+ * (explicitly: Hadoop leaves non-daemon threads behind that would keep the JVM alive).
  */
 final class BenchMain {
   @FunctionalInterface
@@ -16,10 +21,19 @@ final class BenchMain {
   /** Reads the common flags, checks all flags, then runs {@code body} on a fresh cluster. */
   static void run(String program, Args args, Body body) {
     String tmp = args.string("tmp", System.getProperty("java.io.tmpdir"));
+    // Empty: an in-process MiniDFSCluster. Else e.g. hdfs://localhost:8020/bench, used as it is.
+    String fsRoot = args.string("fs-root", "");
+    // Directory with core-site.xml / hdfs-site.xml for --fs-root: the client settings (replication!)
+    // must be the ones the cluster's own clients use, or the comparison is not like for like.
+    String hadoopConf = args.string("hadoop-conf", "");
     int status = 0;
     try {
       args.finish(program);
-      try (BenchCluster cluster = BenchCluster.start(tmp)) {
+      if (fsRoot.isEmpty() && !hadoopConf.isEmpty()) {
+        throw new IllegalArgumentException("--hadoop-conf configures the client of --fs-root; give both");
+      }
+      try (BenchCluster cluster = fsRoot.isEmpty() ? BenchCluster.start(tmp)
+          : BenchCluster.attach(URI.create(fsRoot), hadoopConf(hadoopConf))) {
         body.run(cluster);
       }
     } catch (Throwable e) {
@@ -30,6 +44,20 @@ final class BenchMain {
     }
     System.out.flush();
     System.exit(status);
+  }
+
+  private static Configuration hadoopConf(String dir) {
+    Configuration conf = new Configuration();
+    if (!dir.isEmpty()) {
+      for (String file : new String[] {"core-site.xml", "hdfs-site.xml"}) {
+        Path p = Path.of(dir, file);
+        if (!Files.isRegularFile(p)) {
+          throw new IllegalArgumentException("--hadoop-conf " + dir + " has no " + file);
+        }
+        conf.addResource(new org.apache.hadoop.fs.Path(p.toUri()));
+      }
+    }
+    return conf;
   }
 
   static void gc() {

@@ -1,8 +1,10 @@
 package org.logbase.bench.engine;
 
-import java.util.ArrayList;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -11,8 +13,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * milliseconds and counts where they were. Enough to tell a thread waiting for an HDFS ack from one
  * burning CPU in the index or in futures, which is what a throughput shortfall needs explained.
  * Samples accumulate across {@link #start}/{@link #stop} pairs.
+ *
+ * <p>It reads stacks through a {@link ThreadMXBean}: this JVM's, or another process's over JMX
+ * (see {@link ServerProbe}), so a tablet server's log writer is profiled exactly like the
+ * engine benchmark's.
  */
 final class StackSampler {
+  /**
+   * Where a log writer thread waits for work (parked in its queue's take): its share of the samples
+   * says how much of the time the log had nothing to write, i.e. was not the bottleneck.
+   */
+  static final String LOG_WRITER_IDLE = "LogWriter.run > Unsafe.park";
+
+  private final ThreadMXBean threads;
   private final String prefix;
   private final long intervalMillis;
   private final Map<String, Integer> counts = new HashMap<>();
@@ -20,23 +33,32 @@ final class StackSampler {
   private Thread sampler;
   private int samples;
 
+  /** Samples threads of this JVM. */
   StackSampler(String threadNamePrefix, long intervalMillis) {
+    this(ManagementFactory.getThreadMXBean(), threadNamePrefix, intervalMillis);
+  }
+
+  StackSampler(ThreadMXBean threads, String threadNamePrefix, long intervalMillis) {
+    this.threads = threads;
     this.prefix = threadNamePrefix;
     this.intervalMillis = intervalMillis;
   }
 
   void start() {
-    List<Thread> targets = new ArrayList<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getName().startsWith(prefix)) {
-        targets.add(t);
-      }
+    long[] targets = Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds()))
+        .filter(t -> t != null && t.getThreadName().startsWith(prefix))
+        .mapToLong(ThreadInfo::getThreadId)
+        .toArray();
+    if (targets.length == 0) {
+      throw new IllegalStateException("no thread named " + prefix + "* to sample");
     }
     running.set(true);
     sampler = new Thread(() -> {
       while (running.get()) {
-        for (Thread t : targets) {
-          record(t.getState(), t.getStackTrace());
+        for (ThreadInfo t : threads.getThreadInfo(targets, Integer.MAX_VALUE)) {
+          if (t != null) { // null: the thread ended
+            record(t.getThreadState(), t.getStackTrace());
+          }
         }
         try {
           Thread.sleep(intervalMillis);
@@ -98,6 +120,17 @@ final class StackSampler {
   private static String shortName(StackTraceElement f) {
     String c = f.getClassName();
     return c.substring(c.lastIndexOf('.') + 1) + "." + f.getMethodName();
+  }
+
+  /** The share (0..1) of all samples whose place, as {@link #print} names it, contains {@code place}. */
+  synchronized double share(String place) {
+    int n = 0;
+    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+      if (e.getKey().contains(place)) {
+        n += e.getValue();
+      }
+    }
+    return (double) n / Math.max(1, samples);
   }
 
   /** Prints the most frequent places, with their share of all samples. */

@@ -24,7 +24,8 @@ public final class TimedLoop {
   /**
    * What the window measured.
    *
-   * @param cpuCores average number of cores this JVM kept busy (the in-process MiniDFSCluster included)
+   * @param cpuCores average number of cores this JVM kept busy (an in-process MiniDFSCluster included, an
+   *     external file system not)
    */
   public record Result(long items, double seconds, double cpuCores) {
     public double perSecond() {

@@ -96,6 +96,7 @@ public final class WriteThroughputBenchmark {
     Sample engine = new Sample();
     Sample baseline = new Sample();
     Sample batch = new Sample();
+    Sample engineCpu = new Sample();
     Report table = new Report("trial", "side", "records/s", "recs/flush", "bytes/rec", "cpu cores");
     for (int t = 1; t <= trials; t++) {
       EngineRun e = engineRun(true);
@@ -105,6 +106,7 @@ public final class WriteThroughputBenchmark {
       }
       engine.add(e.loop().perSecond());
       batch.add(e.recordsPerBatch());
+      engineCpu.add(e.loop().cpuCores());
       table.row(t, "engine", e.loop().perSecond(), e.recordsPerBatch(), e.bytesPerRecord(), e.loop().cpuCores());
       // The baseline flushes batches of the size this very engine trial achieved.
       TimedLoop.Result b = baselineRun(frame, e.recordsPerBatch(), true);
@@ -132,7 +134,10 @@ public final class WriteThroughputBenchmark {
     Report.result("engine.write.hflush", "unit", "records/s", "writers", writers, "in_flight", putsInFlight,
         "value_bytes", rows.valueBytes(),
         "frame_bytes", frame.length, "engine", engine.median(), "baseline", baseline.median(), "ratio", ratio,
-        "target", target, "records_per_flush", batch.median(), "trials", engine.size(), "baseline_rolls", baselineRolls);
+        "target", target, "records_per_flush", batch.median(), "engine_cpu_cores", engineCpu.median(), "trials",
+        engine.size(), "baseline_rolls", baselineRolls, "fs", cluster.uri(""),
+        // Same measure as ServerProbe's for a tablet server's log writer (n/a without --profile).
+        "log_writer_waiting_for_work", engineProfile == null ? Double.NaN : engineProfile.share(StackSampler.LOG_WRITER_IDLE));
   }
 
   private EngineRun engineRun(boolean profiled) throws Exception {
