@@ -14,13 +14,11 @@ import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.logbase.common.NotActiveMasterException;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.ClusterStatusResponse;
@@ -30,22 +28,12 @@ import org.logbase.rpc.TableMeta;
 
 /** Election of the active master among several, and takeover when the active one goes away. */
 class MasterElectionTest {
-  private static TestingServer zkServer;
+  @RegisterExtension static final ZooKeeperExtension ZK = new ZooKeeperExtension();
   private MasterTestCluster cluster;
-
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    zkServer = new TestingServer(true);
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    zkServer.close();
-  }
 
   @BeforeEach
   void newCluster() {
-    cluster = new MasterTestCluster(zkServer);
+    cluster = new MasterTestCluster(ZK.server());
   }
 
   @AfterEach
@@ -55,10 +43,9 @@ class MasterElectionTest {
 
   @Test
   void oneOfTwoMastersIsActiveAndTheStandbyRefusesAdminCalls() throws Exception {
-    MasterServer a = cluster.startMaster();
-    MasterServer b = cluster.startMaster();
-    MasterServer active = cluster.awaitActive(a, b);
-    MasterServer standby = active == a ? b : a;
+    MasterTestCluster.Pair pair = cluster.startActiveAndStandby();
+    MasterServer active = pair.active();
+    MasterServer standby = pair.standby();
 
     assertTrue(cluster.output(standby).contains("MASTER READY " + standby.address()));
     Await.until("ACTIVE line", () -> cluster.output(active).contains("MASTER ACTIVE " + active.address()));
@@ -72,7 +59,7 @@ class MasterElectionTest {
           admin.call(s -> s.clusterStatus(ClusterStatusRequest.getDefaultInstance()))
               .getActiveMaster().equals(active.address()));
       ClusterStatusResponse status = admin.call(s -> s.clusterStatus(ClusterStatusRequest.getDefaultInstance()));
-      assertEquals(Set.of(a.address(), b.address()), Set.copyOf(status.getMastersList()));
+      assertEquals(Set.of(active.address(), standby.address()), Set.copyOf(status.getMastersList()));
     }
 
     MasterAdmin toStandby = cluster.admin(standby);
@@ -89,10 +76,9 @@ class MasterElectionTest {
 
   @Test
   void standbyTakesOverWhenTheActiveMasterCloses() throws Exception {
-    MasterServer a = cluster.startMaster();
-    MasterServer b = cluster.startMaster();
-    MasterServer active = cluster.awaitActive(a, b);
-    MasterServer standby = active == a ? b : a;
+    MasterTestCluster.Pair pair = cluster.startActiveAndStandby();
+    MasterServer active = pair.active();
+    MasterServer standby = pair.standby();
 
     active.close();
     assertEquals(0, active.awaitExit());
@@ -106,10 +92,9 @@ class MasterElectionTest {
 
   @Test
   void standbyTakesOverWhenTheActiveMastersSessionExpires() throws Exception {
-    MasterServer a = cluster.startMaster();
-    MasterServer b = cluster.startMaster();
-    MasterServer active = cluster.awaitActive(a, b);
-    MasterServer standby = active == a ? b : a;
+    MasterTestCluster.Pair pair = cluster.startActiveAndStandby();
+    MasterServer active = pair.active();
+    MasterServer standby = pair.standby();
 
     cluster.expireSession(active);
 
@@ -144,10 +129,9 @@ class MasterElectionTest {
   @Test
   void tableIdsStayUniqueAndMetadataSurvivesAFailover() throws Exception {
     FakeTabletServer server = cluster.startTabletServer("ts-1");
-    MasterServer a = cluster.startMaster();
-    MasterServer b = cluster.startMaster();
-    MasterServer first = cluster.awaitActive(a, b);
-    MasterServer second = first == a ? b : a;
+    MasterTestCluster.Pair pair = cluster.startActiveAndStandby();
+    MasterServer first = pair.active();
+    MasterServer second = pair.standby();
     MasterAdmin toFirst = cluster.admin(first);
     TableMeta t1 = toFirst.call(s -> s.createTable(MasterAdmin.simpleTable("t1", "m")));
     TableMeta t2 = toFirst.call(s -> s.createTable(MasterAdmin.simpleTable("t2")));

@@ -95,6 +95,17 @@ final class MasterTestCluster implements AutoCloseable {
     return s;
   }
 
+  /** Two masters once one of them is active, and which is which. */
+  record Pair(MasterServer active, MasterServer standby) {}
+
+  /** Starts two masters and waits until one of them is active. */
+  Pair startActiveAndStandby() throws Exception {
+    MasterServer a = startMaster();
+    MasterServer b = startMaster();
+    MasterServer active = awaitActive(a, b);
+    return new Pair(active, active == a ? b : a);
+  }
+
   /** Waits until one of {@code masters} is active and returns it. */
   MasterServer awaitActive(MasterServer... masters) {
     Await.until("one of " + masters.length + " masters active",

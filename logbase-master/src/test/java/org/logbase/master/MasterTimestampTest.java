@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotActiveMasterException;
@@ -24,22 +22,12 @@ import org.logbase.rpc.TimestampRequest;
  * in a real ZooKeeper, through failovers.
  */
 class MasterTimestampTest {
-  private static TestingServer zkServer;
+  @RegisterExtension static final ZooKeeperExtension ZK = new ZooKeeperExtension();
   private MasterTestCluster cluster;
-
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    zkServer = new TestingServer(true);
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    zkServer.close();
-  }
 
   @BeforeEach
   void newCluster() {
-    cluster = new MasterTestCluster(zkServer);
+    cluster = new MasterTestCluster(ZK.server());
   }
 
   @AfterEach
@@ -49,10 +37,9 @@ class MasterTimestampTest {
 
   @Test
   void theStandbyRefusesAndTheActiveMasterChecksTheCount() throws Exception {
-    MasterServer a = cluster.startMaster();
-    MasterServer b = cluster.startMaster();
-    MasterServer active = cluster.awaitActive(a, b);
-    MasterServer standby = active == a ? b : a;
+    MasterTestCluster.Pair pair = cluster.startActiveAndStandby();
+    MasterServer active = pair.active();
+    MasterServer standby = pair.standby();
 
     NotActiveMasterException refused = assertThrows(NotActiveMasterException.class,
         () -> cluster.admin(standby).call(s -> s.getTimestamps(request(1))));
@@ -83,10 +70,9 @@ class MasterTimestampTest {
 
   @Test
   void timestampsIncreaseAcrossAFailoverWhenTheActiveMasterCloses() throws Exception {
-    MasterServer a = cluster.startMaster();
-    MasterServer b = cluster.startMaster();
-    MasterServer first = cluster.awaitActive(a, b);
-    MasterServer second = first == a ? b : a;
+    MasterTestCluster.Pair pair = cluster.startActiveAndStandby();
+    MasterServer first = pair.active();
+    MasterServer second = pair.standby();
     TimestampTakers before = TimestampTakers.start(cluster.admin(first), 4, 100).awaitRanges(200);
 
     first.close(); // while the takers are still asking
@@ -95,10 +81,9 @@ class MasterTimestampTest {
 
   @Test
   void timestampsIncreaseAcrossAFailoverWhenTheActiveMastersSessionExpires() throws Exception {
-    MasterServer a = cluster.startMaster();
-    MasterServer b = cluster.startMaster();
-    MasterServer first = cluster.awaitActive(a, b);
-    MasterServer second = first == a ? b : a;
+    MasterTestCluster.Pair pair = cluster.startActiveAndStandby();
+    MasterServer first = pair.active();
+    MasterServer second = pair.standby();
     TimestampTakers before = TimestampTakers.start(cluster.admin(first), 4, 100).awaitRanges(200);
 
     cluster.expireSession(first);

@@ -11,12 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.TableExistsException;
@@ -37,24 +35,14 @@ import org.logbase.rpc.TabletRef;
 
 /** Table metadata through the active master's RPCs, with three fake tablet servers. */
 class TableMetadataTest {
-  private static TestingServer zkServer;
+  @RegisterExtension static final ZooKeeperExtension ZK = new ZooKeeperExtension();
   private MasterTestCluster cluster;
   private Map<String, FakeTabletServer> servers;
   private MasterAdmin admin;
 
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    zkServer = new TestingServer(true);
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    zkServer.close();
-  }
-
   @BeforeEach
   void startCluster() throws Exception {
-    cluster = new MasterTestCluster(zkServer);
+    cluster = new MasterTestCluster(ZK.server());
     servers = Map.of(
         "ts-1", cluster.startTabletServer("ts-1"),
         "ts-2", cluster.startTabletServer("ts-2"),
