@@ -282,13 +282,14 @@ public final class LogWriter implements Closeable {
       batch.forEach(r -> r.done.completeExceptionally(e));
       return;
     }
+    // Counted before the acks so that a caller who saw its ack also sees it in stats().
+    batches++;
+    records += count;
     int i = 0;
     for (Request r : batch) {
       r.done.complete(all.subList(i, i + r.frames.length));
       i += r.frames.length;
     }
-    batches++;
-    records += count;
     if (end.offset() >= config.segmentBytes()) {
       roll();
     }
