@@ -19,6 +19,8 @@ public enum ErrorCode {
   LOG_UNAVAILABLE("UNAVAILABLE", LogUnavailableException::new),
   TIMESTAMPS_UNAVAILABLE("UNAVAILABLE", TimestampsUnavailableException::new),
   CORRUPT_RECORD("DATA_LOSS", CorruptRecordException::new),
+  TXN_CONFLICT("ABORTED", TransactionConflictException::new),
+  TXN_ABORTED("ABORTED", TransactionAbortedException::new),
   INTERNAL("INTERNAL", LogBaseException::new);
 
   private final String grpcCode;
@@ -65,6 +67,10 @@ public enum ErrorCode {
       return TIMESTAMPS_UNAVAILABLE;
     } else if (t instanceof CorruptRecordException) {
       return CORRUPT_RECORD;
+    } else if (t instanceof TransactionConflictException) {
+      return TXN_CONFLICT;
+    } else if (t instanceof TransactionAbortedException) {
+      return TXN_ABORTED;
     }
     return INTERNAL;
   }
