@@ -19,5 +19,9 @@ public final class ClientConfig {
   public static final String SCAN_BUFFERED_BATCHES = "client.scan.buffered.batches";
   public static final int DEFAULT_SCAN_BUFFERED_BATCHES = 2;
 
+  /** Attempts {@link LogBaseClient#inTransaction} makes before it gives up on conflicts. */
+  public static final String TXN_RETRY_ATTEMPTS = "client.txn.retry.attempts";
+  public static final int DEFAULT_TXN_RETRY_ATTEMPTS = 10;
+
   private ClientConfig() {}
 }

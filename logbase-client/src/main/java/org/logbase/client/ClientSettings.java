@@ -16,7 +16,8 @@ record ClientSettings(
     long retryInitialMs,
     long retryMaxMs,
     int scanPrefetchTablets,
-    int scanBufferedBatches) {
+    int scanBufferedBatches,
+    int txnRetryAttempts) {
 
   static ClientSettings from(Config c) {
     String zk = c.getString(ClusterConfig.ZK_CONNECT, "").trim();
@@ -36,7 +37,9 @@ record ClientSettings(
         (int) positive(c, ClientConfig.SCAN_PREFETCH_TABLETS,
             c.getInt(ClientConfig.SCAN_PREFETCH_TABLETS, ClientConfig.DEFAULT_SCAN_PREFETCH_TABLETS)),
         (int) positive(c, ClientConfig.SCAN_BUFFERED_BATCHES,
-            c.getInt(ClientConfig.SCAN_BUFFERED_BATCHES, ClientConfig.DEFAULT_SCAN_BUFFERED_BATCHES)));
+            c.getInt(ClientConfig.SCAN_BUFFERED_BATCHES, ClientConfig.DEFAULT_SCAN_BUFFERED_BATCHES)),
+        (int) positive(c, ClientConfig.TXN_RETRY_ATTEMPTS,
+            c.getInt(ClientConfig.TXN_RETRY_ATTEMPTS, ClientConfig.DEFAULT_TXN_RETRY_ATTEMPTS)));
   }
 
   private static long positive(Config c, String key, long value) {

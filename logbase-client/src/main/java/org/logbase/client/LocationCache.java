@@ -40,4 +40,9 @@ final class LocationCache {
   void forget(String table) {
     tables.remove(table);
   }
+
+  /** Drops every cached table (a request met a tablet that moved, table unknown). */
+  void forgetAll() {
+    tables.clear();
+  }
 }

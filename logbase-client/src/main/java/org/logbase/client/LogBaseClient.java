@@ -40,6 +40,9 @@ public final class LogBaseClient implements AutoCloseable {
   private final Admin admin;
   private final TabletRpc tablets;
   private final TimestampClient timestamps;
+  private final TxnCoordinator transactions;
+  private final int runnerAttempts;
+  private final long runnerBackoffMs;
 
   private LogBaseClient(ClientSettings settings) {
     this.zk = CuratorFrameworkFactory.builder()
@@ -58,6 +61,9 @@ public final class LogBaseClient implements AutoCloseable {
     this.admin = new Admin(master, locations, settings);
     this.tablets = new TabletRpc(locations, connections, retrier, settings);
     this.timestamps = new TimestampClient(master, settings);
+    this.transactions = new TxnCoordinator(tablets, timestamps);
+    this.runnerAttempts = settings.txnRetryAttempts();
+    this.runnerBackoffMs = settings.retryInitialMs();
     zk.start(); // connects in the background; the first request waits for it within its deadline
   }
 
@@ -82,6 +88,58 @@ public final class LogBaseClient implements AutoCloseable {
   /** Fresh timestamps from the cluster's timestamp oracle, batched across this client's threads. */
   public TimestampClient timestamps() {
     return timestamps;
+  }
+
+  /**
+   * Begins a read-write transaction at a fresh snapshot from the oracle. See {@link Transaction};
+   * {@link #inTransaction} adds retries on conflict.
+   */
+  public Transaction begin() {
+    return new Transaction(transactions, timestamps.next(), false);
+  }
+
+  /** Begins a read-only transaction at a fresh snapshot: it takes no locks and never aborts. */
+  public Transaction beginReadOnly() {
+    return snapshotAt(timestamps.next());
+  }
+
+  /**
+   * A read-only transaction reading the database as of a hybrid timestamp in the past (time travel;
+   * a timestamp from {@link #timestamps()} or a commit timestamp).
+   */
+  public Transaction snapshotAt(long timestamp) {
+    if (timestamp <= 0 || timestamp == org.logbase.common.HybridTimestamp.LATEST) {
+      throw new IllegalArgumentException("a snapshot needs a hybrid timestamp, got " + timestamp);
+    }
+    return new Transaction(transactions, timestamp, true);
+  }
+
+  /** A read-only transaction reading the database as it was at a wall-clock instant. */
+  public Transaction snapshotAt(java.time.Instant instant) {
+    return snapshotAt(org.logbase.common.HybridTimestamp.atInstant(instant));
+  }
+
+  /**
+   * Runs {@code body} in a transaction and commits it; on a conflict or an abort runs it again in a
+   * new transaction, after a randomised backoff, up to {@code client.txn.retry.attempts} attempts (default 10).
+   *
+   * @return what the committed attempt returned
+   */
+  public <T> T inTransaction(TransactionBody<T> body) {
+    return new TransactionRunner(this::begin, runnerAttempts, runnerBackoffMs).run(body);
+  }
+
+  /**
+   * For tablet servers resolving an in-doubt transaction: asks the server of its primary row for the
+   * outcome (aborting it there if still undecided). Returns the commit timestamp, or -1 if aborted.
+   */
+  public long resolveTransaction(long txnId, String primaryTable, byte[] primaryKey) {
+    return transactions.resolve(txnId, primaryTable, primaryKey);
+  }
+
+  /** For crash tests: lets a test stop this client at points of the commit protocol. */
+  public void setFaultInjector(org.logbase.common.FaultInjector faults) {
+    transactions.faults(faults);
   }
 
   /** A handle on a table; no request is sent until it is used. */

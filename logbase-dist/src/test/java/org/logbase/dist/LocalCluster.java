@@ -33,8 +33,18 @@ final class LocalCluster implements AutoCloseable {
   private final ChildProcess zk;
 
   LocalCluster(Path dir, int masterCount, int serverCount) throws Exception {
+    this(dir, masterCount, serverCount, true, Map.of());
+  }
+
+  /**
+   * @param onHdfs false keeps the logs on the local file system (faster, for tests about
+   *     transactions rather than storage)
+   * @param settings more lines for the cluster's logbase.properties
+   */
+  LocalCluster(Path dir, int masterCount, int serverCount, boolean onHdfs, Map<String, String> settings)
+      throws Exception {
     this.dir = dir;
-    this.hdfs = new MiniHdfs(dir.resolve("hdfs").toFile());
+    this.hdfs = onHdfs ? new MiniHdfs(dir.resolve("hdfs").toFile()) : null;
     this.zkPort = freePort();
     Path zoo = dir.resolve("zoo.cfg");
     Files.writeString(zoo, String.join("\n",
@@ -47,13 +57,16 @@ final class LocalCluster implements AutoCloseable {
       }
     }
     this.config = dir.resolve("logbase.properties");
-    Files.writeString(config, String.join("\n",
+    List<String> lines = new ArrayList<>(List.of(
         "zookeeper.connect=" + zkConnect(),
         // Short sessions, so a killed master's election node disappears in seconds; not shorter,
         // so a loaded CI machine does not expire live processes' sessions.
         "zookeeper.session.timeout.ms=6000",
-        "logbase.fs.root=" + hdfs.uri("/logbase"),
-        "tabletserver.heartbeat.interval.ms=1000", ""), StandardCharsets.UTF_8);
+        "logbase.fs.root=" + (hdfs != null ? hdfs.uri("/logbase") : dir.resolve("fs").toUri().toString()),
+        "tabletserver.heartbeat.interval.ms=1000"));
+    settings.forEach((k, v) -> lines.add(k + "=" + v));
+    lines.add("");
+    Files.writeString(config, String.join("\n", lines), StandardCharsets.UTF_8);
     for (int i = 1; i <= masterCount; i++) {
       startMaster("master" + i);
     }
@@ -123,6 +136,8 @@ final class LocalCluster implements AutoCloseable {
     for (ChildProcess p : all) {
       p.close();
     }
-    hdfs.close();
+    if (hdfs != null) {
+      hdfs.close();
+    }
   }
 }

@@ -21,6 +21,8 @@ public record LogRecord(
     byte[] key,
     List<Column> columns) {
 
+  private static final String PRIMARY_TABLE = "primary.table";
+
   /** A column name and its value as written. */
   public record Column(String name, byte[] value) {
     public Column {
@@ -47,6 +49,22 @@ public record LogRecord(
   /** The decision record of a transaction (or of an atomic group of row versions). */
   public static LogRecord commit(long ts, long txnId) {
     return new LogRecord(RecordType.COMMIT, 0, ts, txnId, 0, 0, 0, new byte[0], List.of());
+  }
+
+  /**
+   * Marks the transaction's records before it in the log as prepared (phase one of two-phase
+   * commit): after a crash they come back as locks instead of being dropped. Names the primary row,
+   * whose server decides the outcome.
+   */
+  public static LogRecord prepare(long txnId, String primaryTable, byte[] primaryKey) {
+    return new LogRecord(RecordType.PREPARE, 0, txnId, txnId, 0, 0, 0, primaryKey,
+        List.of(new Column(PRIMARY_TABLE, primaryTable.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+  }
+
+  /** The primary row's table named by a PREPARE record. */
+  public String primaryTable() {
+    byte[] t = column(PRIMARY_TABLE);
+    return t == null ? null : new String(t, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   public static LogRecord abort(long txnId) {

@@ -22,6 +22,7 @@ import org.logbase.log.SegmentScanner;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier;
 import org.logbase.tablet.NoRecordCache;
+import org.logbase.tablet.PreparedRecords;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TabletId;
 import org.slf4j.Logger;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * Rebuilds the indexes of tablets: the newest valid checkpoint of each (tablet, column group), then
  * a redo of the log from the oldest position any of them covers (every index skipping what its
  * checkpoint already holds); without checkpoints, a full replay. Records of transactions without a
- * COMMIT never enter an index.
+ * COMMIT never enter an index: prepared ones are handed back to be restored as locks, the rest
+ * (never acknowledged) are dropped.
  *
  * <p>Used when a server starts ({@link #recover}) and when it opens a tablet later ({@link
  * #rebuild} with an upper bound, while its own writer keeps appending).
@@ -42,10 +44,13 @@ public final class LogRecovery {
 
   /** The rebuilt state a server starts serving from. */
   public record Result(
-      Map<TabletId, GroupIndex[]> indexes, long nextLsn, long maxTimestamp, long nextSegment, RecoveryReport report) {}
+      Map<TabletId, GroupIndex[]> indexes, long nextLsn, long maxTimestamp, long nextSegment,
+      List<PreparedRecords> prepared, RecoveryReport report) {}
 
   /** Indexes rebuilt for some tablets, with what the replay saw. */
-  public record Rebuilt(Map<TabletId, GroupIndex[]> indexes, long maxLsn, long maxTimestamp, RecoveryReport report) {}
+  public record Rebuilt(
+      Map<TabletId, GroupIndex[]> indexes, long maxLsn, long maxTimestamp, List<PreparedRecords> prepared,
+      RecoveryReport report) {}
 
   private LogRecovery() {}
 
@@ -72,7 +77,7 @@ public final class LogRecovery {
     long maxLsn = Math.max(r.maxLsn(), tail[0]);
     long maxTs = Math.max(r.maxTimestamp(), tail[1]);
     long nextSegment = segments.isEmpty() ? 1 : segments.get(segments.size() - 1) + 1;
-    return new Result(r.indexes(), maxLsn + 1, maxTs, nextSegment, r.report());
+    return new Result(r.indexes(), maxLsn + 1, maxTs, nextSegment, r.prepared(), r.report());
   }
 
   /**
@@ -118,7 +123,8 @@ public final class LogRecovery {
     List<LogDamage> damage = new ArrayList<>();
     IndexApplier applier = new IndexApplier(indexes, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
     LogScanner.Result scan = new LogScanner.Result(0, 0, 0, 0, 0);
-    int undecided = 0;
+    long undecided = 0;
+    List<PreparedRecords> prepared = List.of();
     if (from != null) {
       long[] replayed = {0};
       scan = LogScanner.scan(fs, logDir, from, to, config.maxFrameBytes(), d -> report(d, damage), r -> {
@@ -127,14 +133,16 @@ public final class LogRecovery {
           faults.at("recovery.replay");
         }
       });
-      undecided = applier.dropUndecided();
+      prepared = applier.takeUndecided();
+      undecided = applier.droppedUndecided();
     }
     long t2 = System.nanoTime();
     RecoveryReport report = new RecoveryReport(loaded, entries, from == null ? LogPosition.START : from,
         scan.records(), scan.bytes(), applier.applied(), undecided, applier.skippedUnknownTablet(), damage, problems,
         (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);
     LOG.info("{}", report);
-    return new Rebuilt(indexes, Math.max(maxLsn, scan.maxLsn()), Math.max(maxTs, scan.maxTimestamp()), report);
+    return new Rebuilt(indexes, Math.max(maxLsn, scan.maxLsn()), Math.max(maxTs, scan.maxTimestamp()), prepared,
+        report);
   }
 
   /** LSN and largest timestamp of the newest segment holding a record: where a log with no tablets continues. */

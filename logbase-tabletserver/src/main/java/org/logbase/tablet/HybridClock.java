@@ -28,6 +28,12 @@ public final class HybridClock implements TimestampSource {
   }
 
   @Override
+  public long nextRange(int count) {
+    long now = HybridTimestamp.of(wallMillis.getAsLong(), 0);
+    return last.updateAndGet(prev -> Math.max(prev + count, now + count - 1)) - count + 1;
+  }
+
+  @Override
   public void observe(long ts) {
     last.accumulateAndGet(ts, Math::max);
   }

@@ -18,7 +18,7 @@ import org.logbase.log.RecordType;
  * uncommitted data never reaches an index.
  *
  * <p>Records are applied by one thread (the log writer thread, or the recovery thread); tablets may
- * be registered and unregistered from others.
+ * be registered and unregistered, and prepared transactions found by a replay restored, from others.
  */
 public final class IndexApplier {
   /** How far the indexes are complete: every record up to {@code lsn} is applied, replay may start at {@code position}. */
@@ -28,8 +28,10 @@ public final class IndexApplier {
   private final RecordCache cache;
   private final Map<Long, List<AppendedRecord>> pending = new HashMap<>();
   private volatile Watermark watermark;
+  private volatile LogPosition appliedEnd;
   private long applied;
   private long skippedUnknownTablet;
+  private long droppedUndecided;
 
   /**
    * @param indexes per tablet, the group indexes by column-group id (array index = group id)
@@ -39,20 +41,26 @@ public final class IndexApplier {
     this.indexes = new ConcurrentHashMap<>(indexes);
     this.cache = cache;
     this.watermark = start;
+    this.appliedEnd = start.position();
   }
 
   /** Applies a durable batch and advances the watermark to its end. */
-  public void applyBatch(List<AppendedRecord> batch, LogPosition end) {
+  public synchronized void applyBatch(List<AppendedRecord> batch, LogPosition end) {
     for (AppendedRecord r : batch) {
       apply(r);
     }
     long lastLsn = batch.isEmpty() ? watermark.lsn() : batch.get(batch.size() - 1).record().lsn();
-    // Undecided records must be replayed after a crash, so the watermark never passes the oldest.
+    appliedEnd = end;
+    advance(lastLsn, end);
+  }
+
+  // Undecided records must be replayed after a crash, so the watermark never passes the oldest.
+  private void advance(long lastLsn, LogPosition end) {
     watermark = pending.isEmpty() ? new Watermark(lastLsn, end) : watermarkBeforePending(lastLsn, end);
   }
 
   /** Applies one record (recovery replay calls this record by record). */
-  public void apply(AppendedRecord r) {
+  public synchronized void apply(AppendedRecord r) {
     LogRecord rec = r.record();
     RecordType type = rec.type();
     if (type.isRowVersion() || type == RecordType.PREPARE) {
@@ -116,11 +124,61 @@ public final class IndexApplier {
     return watermark;
   }
 
-  /** Drops records whose transaction has no outcome in the log (end of replay); returns how many. */
-  public int dropUndecided() {
-    int n = pending.values().stream().mapToInt(List::size).sum();
+  /**
+   * Ends a replay: removes every transaction without an outcome in the log and returns those that
+   * were prepared (they hold a PREPARE record); the rest were never acknowledged and are dropped.
+   */
+  public synchronized List<PreparedRecords> takeUndecided() {
+    List<PreparedRecords> prepared = new ArrayList<>();
+    for (Map.Entry<Long, List<AppendedRecord>> e : pending.entrySet()) {
+      LogRecord marker = null;
+      List<AppendedRecord> rows = new ArrayList<>();
+      for (AppendedRecord r : e.getValue()) {
+        if (r.record().type() == RecordType.PREPARE) {
+          marker = r.record();
+        } else {
+          rows.add(r);
+        }
+      }
+      if (marker != null) {
+        prepared.add(new PreparedRecords(e.getKey(), marker, rows));
+      } else {
+        droppedUndecided += e.getValue().size();
+      }
+    }
     pending.clear();
-    return n;
+    return prepared;
+  }
+
+  /**
+   * Hands a prepared transaction found by a replay to this (live) applier: its COMMIT or ABORT will
+   * arrive through the log writer. Records already pending are not added twice.
+   */
+  public synchronized void restorePrepared(PreparedRecords p) {
+    if (p.rows().isEmpty()) {
+      return;
+    }
+    List<AppendedRecord> group = pending.computeIfAbsent(p.txnId(), t -> new ArrayList<>());
+    java.util.Set<Long> known = new java.util.HashSet<>();
+    group.forEach(r -> known.add(r.record().lsn()));
+    for (AppendedRecord r : p.rows()) {
+      if (known.add(r.record().lsn())) {
+        group.add(r);
+      }
+    }
+    group.sort(java.util.Comparator.comparingLong(r -> r.record().lsn()));
+    Watermark w = watermark;
+    advance(w.lsn(), w.position());
+  }
+
+  /** Row versions of transactions without an outcome that a replay dropped (never acknowledged). */
+  public long droppedUndecided() {
+    return droppedUndecided;
+  }
+
+  /** Where the last applied batch ended: a replay for a newly opened tablet runs up to here. */
+  public LogPosition appliedEnd() {
+    return appliedEnd;
   }
 
   public long applied() {

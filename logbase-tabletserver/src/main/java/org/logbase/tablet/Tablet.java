@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.logbase.common.Bytes;
+import org.logbase.common.HybridTimestamp;
 import org.logbase.common.KeyOutOfRangeException;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.schema.ColumnGroup;
@@ -67,11 +68,50 @@ public final class Tablet {
    * durable. Bad input fails at once (thrown, not in the future).
    */
   public CompletableFuture<Long> putAsync(byte[] key, Map<String, byte[]> columns, Durability durability) {
+    long ts = clock.next();
+    List<LogRecord> records = putRecords(key, columns, ts, 0);
+    return commitAtomically(records, ts, durability);
+  }
+
+  /**
+   * The log records of a put: one DATA record per column group written. When several groups are
+   * written and {@code txnId} is 0, they share the id {@code ts} and need a COMMIT to become
+   * visible, like the records of a transaction.
+   *
+   * @param ts the version's timestamp (for a prepared transaction, a placeholder: the COMMIT
+   *     record's timestamp is what the index gets)
+   */
+  public List<LogRecord> putRecords(byte[] key, Map<String, byte[]> columns, long ts, long txnId) {
     checkKey(key);
+    checkColumns(columns);
+    Map<ColumnGroup, List<LogRecord.Column>> byGroup = new LinkedHashMap<>();
+    for (Map.Entry<String, byte[]> e : columns.entrySet()) {
+      byGroup.computeIfAbsent(schema.groupOf(e.getKey()), g -> new ArrayList<>())
+          .add(new LogRecord.Column(e.getKey(), e.getValue()));
+    }
+    long txn = txnId != 0 ? txnId : byGroup.size() > 1 ? ts : 0;
+    List<LogRecord> records = new ArrayList<>(byGroup.size() + 1);
+    byGroup.forEach((g, cols) -> records.add(
+        LogRecord.data(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key, cols)));
+    return records;
+  }
+
+  /** The log records of a delete: a tombstone per column group (see {@link #putRecords}). */
+  public List<LogRecord> deleteRecords(byte[] key, long ts, long txnId) {
+    checkKey(key);
+    List<ColumnGroup> all = schema.columnGroups();
+    long txn = txnId != 0 ? txnId : all.size() > 1 ? ts : 0;
+    List<LogRecord> records = new ArrayList<>(all.size() + 1);
+    for (ColumnGroup g : all) {
+      records.add(LogRecord.tombstone(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key));
+    }
+    return records;
+  }
+
+  private void checkColumns(Map<String, byte[]> columns) {
     if (columns.isEmpty()) {
       throw new IllegalArgumentException("a put needs at least one column");
     }
-    Map<ColumnGroup, List<LogRecord.Column>> byGroup = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> e : columns.entrySet()) {
       byte[] v = e.getValue();
       if (v == null) {
@@ -80,15 +120,8 @@ public final class Tablet {
       if (v.length > limits.maxValueBytes()) {
         throw new ValueTooLargeException("value of column '" + e.getKey() + "'", v.length, limits.maxValueBytes());
       }
-      byGroup.computeIfAbsent(schema.groupOf(e.getKey()), g -> new ArrayList<>())
-          .add(new LogRecord.Column(e.getKey(), v));
+      schema.groupOf(e.getKey());
     }
-    long ts = clock.next();
-    long txn = byGroup.size() > 1 ? ts : 0;
-    List<LogRecord> records = new ArrayList<>(byGroup.size() + 1);
-    byGroup.forEach((g, cols) -> records.add(
-        LogRecord.data(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key, cols)));
-    return commitAtomically(records, ts, txn, durability);
   }
 
   /** Deletes the row in every column group as of a new timestamp; older snapshots still see it. */
@@ -98,18 +131,12 @@ public final class Tablet {
 
   /** Like {@link #delete}, without blocking. */
   public CompletableFuture<Long> deleteAsync(byte[] key, Durability durability) {
-    checkKey(key);
     long ts = clock.next();
-    List<ColumnGroup> all = schema.columnGroups();
-    long txn = all.size() > 1 ? ts : 0;
-    List<LogRecord> records = new ArrayList<>(all.size() + 1);
-    for (ColumnGroup g : all) {
-      records.add(LogRecord.tombstone(ts, txn, schema.id(), descriptor.tabletId(), g.id(), key));
-    }
-    return commitAtomically(records, ts, txn, durability);
+    return commitAtomically(deleteRecords(key, ts, 0), ts, durability);
   }
 
-  private CompletableFuture<Long> commitAtomically(List<LogRecord> records, long ts, long txn, Durability durability) {
+  private CompletableFuture<Long> commitAtomically(List<LogRecord> records, long ts, Durability durability) {
+    long txn = records.get(0).txnId();
     if (txn != 0) {
       records.add(LogRecord.commit(ts, txn));
     }
@@ -194,6 +221,37 @@ public final class Tablet {
    */
   public long snapshotTimestamp() {
     return clock.next();
+  }
+
+  /** The timestamp of the row's newest committed version in any column group, or 0 if it has none. */
+  public long newestTimestamp(byte[] key) {
+    checkKey(key);
+    long newest = 0;
+    for (ColumnGroup g : schema.columnGroups()) {
+      IndexCursor c = index(g).versions(key, HybridTimestamp.LATEST);
+      if (c.next()) {
+        newest = Math.max(newest, c.timestamp());
+      }
+    }
+    return newest;
+  }
+
+  /**
+   * The commit timestamp of transaction {@code txnId}'s version of a row, or -1 if the row has none:
+   * how the primary's server tells a committed transaction from an aborted one after the fact.
+   */
+  public long commitTimestampOf(byte[] key, long txnId) throws IOException {
+    checkKey(key);
+    for (ColumnGroup g : schema.columnGroups()) {
+      IndexCursor c = index(g).versions(key, HybridTimestamp.LATEST);
+      // Versions are newest first and a commit comes after its start: stop below the start.
+      while (c.next() && c.timestamp() > txnId) {
+        if (store.fetch(c.pointer(), c.meta()).txnId() == txnId) {
+          return c.timestamp();
+        }
+      }
+    }
+    return -1;
   }
 
   /** Versions of a row in one column group with timestamp <= asOf, newest first. */

@@ -1,12 +1,15 @@
 package org.logbase.tablet;
 
 /**
- * Hands out commit timestamps. A local hybrid clock serves until the ZooKeeper-backed oracle of the
- * transactions issue replaces it behind this interface.
+ * Hands out commit and snapshot timestamps: the cluster's oracle on a tablet server, a local hybrid
+ * clock for a storage engine on its own.
  */
 public interface TimestampSource {
   /** A timestamp greater than every one handed out or observed before. */
   long next();
+
+  /** The first of {@code count} consecutive fresh timestamps (one request to the oracle for all). */
+  long nextRange(int count);
 
   /** Never hand out a timestamp at or below {@code ts} again (after recovery, for example). */
   void observe(long ts);

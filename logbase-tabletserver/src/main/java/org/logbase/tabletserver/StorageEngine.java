@@ -27,6 +27,7 @@ import org.logbase.recovery.RecoveryReport;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.HybridClock;
 import org.logbase.tablet.IndexApplier;
+import org.logbase.tablet.PreparedRecords;
 import org.logbase.tablet.RecordCache;
 import org.logbase.tablet.RecordCaches;
 import org.logbase.tablet.RecordStore;
@@ -65,6 +66,7 @@ public final class StorageEngine implements Closeable {
   private final Map<TabletId, Tablet> tablets = new ConcurrentSkipListMap<>(
       java.util.Comparator.comparingInt(TabletId::tableId).thenComparingInt(TabletId::tabletId));
   private final Map<TabletId, GroupIndex[]> groups = new ConcurrentHashMap<>();
+  private final java.util.Queue<PreparedRecords> recoveredPrepared = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   private StorageEngine(EngineOptions options, FileSystem fs, LogRecovery.Result r) throws IOException {
     this.options = options;
@@ -96,6 +98,7 @@ public final class StorageEngine implements Closeable {
           new CheckpointStore(fs, new Path(root, "checkpoints"), o.faults()), o.tablets(),
           LogConfig.from(o.config()), o.useCheckpoints(), o.faults());
       StorageEngine engine = new StorageEngine(o, fs, r);
+      engine.restorePrepared(r.prepared());
       for (TabletDescriptor d : o.tablets()) {
         engine.serve(d, r.indexes().get(d.id()));
       }
@@ -118,10 +121,44 @@ public final class StorageEngine implements Closeable {
     if (current != null) {
       return addColumnGroups(current, d);
     }
+    // Everything after appliedEnd went through the live applier, which skipped this tablet's records
+    // only while it was not served: there are none, as nobody writes to a tablet nobody serves.
     LogRecovery.Rebuilt r = LogRecovery.rebuild(fs, logDir, checkpoints, List.of(d), logConfig,
-        options.useCheckpoints(), applier.watermark().position(), options.faults());
+        options.useCheckpoints(), applier.appliedEnd(), options.faults());
     clock.observe(r.maxTimestamp());
-    return serve(d, r.indexes().get(d.id()));
+    Tablet t = serve(d, r.indexes().get(d.id()));
+    restorePrepared(r.prepared());
+    return t;
+  }
+
+  private void restorePrepared(List<PreparedRecords> prepared) {
+    for (PreparedRecords p : prepared) {
+      applier.restorePrepared(p);
+      recoveredPrepared.add(p);
+    }
+  }
+
+  /**
+   * Prepared transactions that recovery found undecided since the last call: their row versions
+   * wait in the index applier for a COMMIT or ABORT, and the transaction layer must lock their rows
+   * until the primary decides.
+   */
+  public List<PreparedRecords> drainRecoveredPrepared() {
+    List<PreparedRecords> out = new ArrayList<>();
+    PreparedRecords p;
+    while ((p = recoveredPrepared.poll()) != null) {
+      out.add(p);
+    }
+    return out;
+  }
+
+  /**
+   * Appends records as one group-commit unit (a transaction's decision, for example); completes once
+   * they are durable and applied.
+   */
+  public java.util.concurrent.CompletableFuture<List<org.logbase.log.AppendedRecord>> append(
+      List<org.logbase.log.LogRecord> records, org.logbase.log.Durability durability) {
+    return store.append(records, durability);
   }
 
   /** Stops serving a tablet after checkpointing it, so whoever opens it next replays little. */

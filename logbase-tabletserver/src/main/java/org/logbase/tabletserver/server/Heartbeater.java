@@ -72,9 +72,9 @@ final class Heartbeater implements AutoCloseable {
     }
   }
 
-  static ServerLoad load(int tablets, long requests, double perSecond, long logBytes) {
+  static ServerLoad load(int tablets, long requests, double perSecond, long logBytes, int locks) {
     return ServerLoad.newBuilder().setTablets(tablets).setRequests(requests).setRequestsPerSecond(perSecond)
-        .setLogBytes(logBytes).build();
+        .setLogBytes(logBytes).setLocks(locks).build();
   }
 
   @Override

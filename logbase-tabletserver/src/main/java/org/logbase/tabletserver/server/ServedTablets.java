@@ -25,8 +25,15 @@ final class ServedTablets {
   private final Map<String, TabletId> byName = new ConcurrentHashMap<>();
   private volatile String stopReason;
 
+  private volatile Runnable afterRecovery = () -> {};
+
   ServedTablets(StorageEngine engine) {
     this.engine = engine;
+  }
+
+  /** Runs after a tablet's recovery and before it is served (the transaction layer locks prepared rows). */
+  void afterRecovery(Runnable r) {
+    this.afterRecovery = r;
   }
 
   /** The tablet a request names; refuses when stopping or when this server does not serve it. */
@@ -41,12 +48,36 @@ final class ServedTablets {
     return t;
   }
 
+  /** The name of a served table by id, for messages ("#id" if none is served now). */
+  String tableName(int tableId) {
+    for (Tablet t : engine.tablets()) {
+      if (t.descriptor().schema().id() == tableId) {
+        return t.descriptor().schema().name();
+      }
+    }
+    return "#" + tableId;
+  }
+
+  /** The served tablet of {@code table} holding {@code key}, or null. */
+  Tablet findByKey(String table, byte[] key) {
+    for (Map.Entry<String, TabletId> e : byName.entrySet()) {
+      if (e.getKey().startsWith(table + "/") && e.getKey().lastIndexOf('/') == table.length()) {
+        Tablet t = engine.tabletOrNull(e.getValue());
+        if (t != null && t.descriptor().contains(key)) {
+          return t;
+        }
+      }
+    }
+    return null;
+  }
+
   void open(org.logbase.rpc.TableSpec table, TabletSpec spec) throws IOException {
     checkServing();
     TableSchema schema = SchemaProtos.fromProto(table);
     TabletDescriptor d = new TabletDescriptor(schema, spec.getTabletId(), bound(spec.getStartKey()),
         bound(spec.getEndKey()));
     engine.openTablet(d);
+    afterRecovery.run();
     byName.put(key(schema.name(), spec.getTabletId()), d.id());
   }
 

@@ -22,6 +22,10 @@ import org.logbase.common.ZkPaths;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.client.LogBaseClient;
+import org.logbase.txn.LockManagers;
+import org.logbase.txn.TxnManager;
+import org.logbase.txn.TxnSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -62,6 +66,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private CuratorFramework zk;
   private Heartbeater heartbeater;
   private ServedTablets tablets;
+  private LogBaseClient cluster;
+  private TxnManager txns;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   public static void main(String[] args) {
@@ -100,17 +106,11 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       throw new IllegalArgumentException(ClusterConfig.FS_ROOT + " is not set: where do logs live (file:// or hdfs://)?");
     }
     URI serverRoot = URI.create(root.replaceAll("/+$", "") + "/servers/" + id);
-    engine = StorageEngine.open(new EngineOptions(serverRoot, config, new Configuration(), List.of(), null, null, true));
+    // The server's own client: timestamps from the oracle, and the primaries of in-doubt transactions.
+    cluster = LogBaseClient.connect(config);
+    OracleTimestamps oracle = new OracleTimestamps(cluster.timestamps());
+    engine = StorageEngine.open(new EngineOptions(serverRoot, config, new Configuration(), List.of(), oracle, null, true));
     tablets = new ServedTablets(engine);
-    TabletServiceImpl service = new TabletServiceImpl(tablets);
-    rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-        .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
-            ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
-        .addService(service)
-        .addService(new TabletAdminServiceImpl(tablets))
-        .build()
-        .start();
-    String address = host + ":" + rpc.getPort();
 
     int sessionMs = config.getInt(ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS);
     zk = CuratorFrameworkFactory.newClient(config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"),
@@ -120,6 +120,22 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       throw new IOException("could not connect to ZooKeeper at " + config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"));
     }
     ZkPaths paths = ZkPaths.from(config);
+    txns = new TxnManager(engine, LockManagers.create(config, zk, paths), oracle, tablets::findByKey,
+        (txn, table, key) -> {
+          long ts = cluster.resolveTransaction(txn, table, key);
+          return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
+        }, TxnSettings.from(config));
+    tablets.afterRecovery(txns::adoptRecovered);
+    TabletServiceImpl service = new TabletServiceImpl(tablets, txns);
+    rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
+            ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
+        .addService(service)
+        .addService(new TabletAdminServiceImpl(tablets))
+        .build()
+        .start();
+    String address = host + ":" + rpc.getPort();
+
     new ServerRegistration(zk, paths, id).register(address, Duration.ofMillis(3L * sessionMs), () -> {
       tablets.stop("ZooKeeper session lost");
       stopped.countDown();
@@ -133,7 +149,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       last[0] = requests;
       last[1] = now;
       return HeartbeatRequest.newBuilder()
-          .setLoad(Heartbeater.load(tablets.count(), requests, perSecond, engine.logStats().bytes()))
+          .setLoad(Heartbeater.load(tablets.count(), requests, perSecond, engine.logStats().bytes(),
+              txns.locks().size()))
           .addAllServing(tablets.serving());
     });
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
@@ -178,6 +195,12 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         Thread.currentThread().interrupt();
       }
       rpc.shutdownNow();
+    }
+    if (txns != null) {
+      txns.close();
+    }
+    if (cluster != null) {
+      cluster.close();
     }
     if (zk != null) {
       zk.close();

@@ -28,6 +28,21 @@ import org.logbase.rpc.ScanBatch;
 import org.logbase.rpc.ScanRequest;
 import org.logbase.rpc.TabletServiceGrpc;
 import org.logbase.tablet.Tablet;
+import org.logbase.txn.LockManager;
+import org.logbase.txn.RowWrite;
+import org.logbase.txn.TxnManager;
+import org.logbase.rpc.CommitRequest;
+import org.logbase.rpc.CommitResponse;
+import org.logbase.rpc.DecideRequest;
+import org.logbase.rpc.DecideResponse;
+import org.logbase.rpc.ListLocksRequest;
+import org.logbase.rpc.ListLocksResponse;
+import org.logbase.rpc.LockInfo;
+import org.logbase.rpc.PrepareRequest;
+import org.logbase.rpc.PrepareResponse;
+import org.logbase.rpc.ResolveRequest;
+import org.logbase.rpc.ResolveResponse;
+import org.logbase.rpc.TxnWrite;
 
 /** Client requests: each names a tablet; the answer comes from the storage engine. */
 final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
@@ -35,10 +50,12 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   private static final int MAX_BATCH_ROWS = 10_000;
 
   private final ServedTablets tablets;
+  private final TxnManager txns;
   private final LongAdder requests = new LongAdder();
 
-  TabletServiceImpl(ServedTablets tablets) {
+  TabletServiceImpl(ServedTablets tablets, TxnManager txns) {
     this.tablets = tablets;
+    this.txns = txns;
   }
 
   long requests() {
@@ -50,6 +67,9 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     requests.increment();
     Calls.unary(out, () -> {
       Tablet t = tablets.find(req.getTablet());
+      if (req.getAsOf() != 0) {
+        txns.awaitReadable(t.descriptor().schema().id(), req.getKey().toByteArray(), req.getAsOf());
+      }
       Row row = t.get(req.getKey().toByteArray(), columns(req.getColumnsList()), asOf(req.getAsOf()));
       return row == null ? GetResponse.newBuilder().setFound(false).build()
           : GetResponse.newBuilder().setFound(true).setRow(RowProtos.toProto(row)).build();
@@ -59,17 +79,21 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void put(PutRequest req, StreamObserver<PutResponse> out) {
     requests.increment();
-    Calls.async(out, () -> tablets.find(req.getTablet())
-        .putAsync(req.getKey().toByteArray(), values(req.getColumnsList()), durability(req.getDurabilityValue()))
-        .thenApply(ts -> PutResponse.newBuilder().setTimestamp(ts).build()));
+    Calls.async(out, () -> {
+      RowWrite w = RowWrite.put(tablets.find(req.getTablet()), req.getKey().toByteArray(), values(req.getColumnsList()));
+      return txns.writeRows(List.of(w), durability(req.getDurabilityValue()))
+          .thenApply(ts -> PutResponse.newBuilder().setTimestamp(ts[0]).build());
+    });
   }
 
   @Override
   public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
     requests.increment();
-    Calls.async(out, () -> tablets.find(req.getTablet())
-        .deleteAsync(req.getKey().toByteArray(), durability(req.getDurabilityValue()))
-        .thenApply(ts -> DeleteResponse.newBuilder().setTimestamp(ts).build()));
+    Calls.async(out, () -> {
+      RowWrite w = RowWrite.delete(tablets.find(req.getTablet()), req.getKey().toByteArray());
+      return txns.writeRows(List.of(w), durability(req.getDurabilityValue()))
+          .thenApply(ts -> DeleteResponse.newBuilder().setTimestamp(ts[0]).build());
+    });
   }
 
   @Override
@@ -77,19 +101,80 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     requests.increment();
     Calls.async(out, () -> {
       Tablet t = tablets.find(req.getTablet());
-      Durability d = durability(req.getDurabilityValue());
-      // All mutations enter the log queue before any completes, so they share group commits.
-      List<CompletableFuture<Long>> fs = new ArrayList<>(req.getMutationsCount());
+      List<RowWrite> writes = new ArrayList<>(req.getMutationsCount());
       for (Mutation m : req.getMutationsList()) {
-        byte[] key = m.getKey().toByteArray();
-        fs.add(m.getDelete() ? t.deleteAsync(key, d) : t.putAsync(key, values(m.getColumnsList()), d));
+        writes.add(write(t, m));
       }
-      return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)).thenApply(v -> {
+      // One oracle request and one log batch for all of them; each row is its own atomic version.
+      return txns.writeRows(writes, durability(req.getDurabilityValue())).thenApply(ts -> {
         BatchMutateResponse.Builder b = BatchMutateResponse.newBuilder();
-        fs.forEach(f -> b.addTimestamps(f.join()));
+        for (long x : ts) {
+          b.addTimestamps(x);
+        }
         return b.build();
       });
     });
+  }
+
+  @Override
+  public void commit(CommitRequest req, StreamObserver<CommitResponse> out) {
+    requests.increment();
+    Calls.async(out, () -> txns.commit(req.getStartTs(), writes(req.getWritesList()), durability(req.getDurabilityValue()))
+        .thenApply(ts -> CommitResponse.newBuilder().setCommitTs(ts).build()));
+  }
+
+  @Override
+  public void prepare(PrepareRequest req, StreamObserver<PrepareResponse> out) {
+    requests.increment();
+    Calls.async(out, () -> txns.prepare(req.getStartTs(), writes(req.getWritesList()), req.getPrimaryTable(),
+            req.getPrimaryKey().toByteArray(), durability(req.getDurabilityValue()))
+        .thenApply(v -> PrepareResponse.getDefaultInstance()));
+  }
+
+  @Override
+  public void decide(DecideRequest req, StreamObserver<DecideResponse> out) {
+    requests.increment();
+    Calls.async(out, () -> txns.decide(req.getStartTs(), req.getCommit(), req.getCommitTs(), req.getPrimaryTable(),
+            req.getPrimaryKey().toByteArray(), req.getIsPrimary(), durability(req.getDurabilityValue()))
+        .thenApply(v -> DecideResponse.getDefaultInstance()));
+  }
+
+  @Override
+  public void resolve(ResolveRequest req, StreamObserver<ResolveResponse> out) {
+    requests.increment();
+    Calls.unary(out, () -> {
+      TxnManager.Outcome o = txns.resolve(req.getStartTs(), req.getPrimaryTable(), req.getPrimaryKey().toByteArray());
+      return ResolveResponse.newBuilder().setCommitted(o.committed()).setCommitTs(o.commitTs()).build();
+    });
+  }
+
+  @Override
+  public void listLocks(ListLocksRequest req, StreamObserver<ListLocksResponse> out) {
+    Calls.unary(out, () -> {
+      ListLocksResponse.Builder b = ListLocksResponse.newBuilder();
+      for (LockManager.Held h : txns.locks()) {
+        b.addLocks(LockInfo.newBuilder().setTable(tablets.tableName(h.row().tableId()))
+            .setKey(com.google.protobuf.ByteString.copyFrom(h.row().key())).setTxn(h.holder().txnId())
+            .setPrepared(h.holder().prepared()).setHeldMs(h.holder().heldMillis()));
+      }
+      return b.build();
+    });
+  }
+
+  private List<RowWrite> writes(List<TxnWrite> ws) {
+    if (ws.isEmpty()) {
+      throw new InvalidRequestException("a transaction commit needs at least one write");
+    }
+    List<RowWrite> out = new ArrayList<>(ws.size());
+    for (TxnWrite w : ws) {
+      out.add(write(tablets.find(w.getTablet()), w.getMutation()));
+    }
+    return out;
+  }
+
+  private static RowWrite write(Tablet t, Mutation m) {
+    byte[] key = m.getKey().toByteArray();
+    return m.getDelete() ? RowWrite.delete(t, key) : RowWrite.put(t, key, values(m.getColumnsList()));
   }
 
   @Override
@@ -105,6 +190,9 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       }
       // Every page reads the same snapshot, so a scan is consistent across its batches.
       long asOf = req.getAsOf() == 0 ? t.snapshotTimestamp() : req.getAsOf();
+      byte[] from = req.getStartKey().isEmpty() ? t.descriptor().startKey() : req.getStartKey().toByteArray();
+      byte[] to = req.getEndKey().isEmpty() ? t.descriptor().endKey() : req.getEndKey().toByteArray();
+      txns.awaitRangeReadable(t.descriptor().schema().id(), from, to, asOf);
       pump = new ScanPump(t, call, req.getStartKey().isEmpty() ? null : req.getStartKey().toByteArray(),
           req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray(), columns(req.getColumnsList()), asOf,
           req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);

@@ -54,6 +54,7 @@ import org.logbase.testing.TestTables;
 class TabletServerTest {
   @TempDir Path dir;
   TestingServer zkServer;
+  org.logbase.master.MasterServer master;
   TabletServer server;
   ManagedChannel channel;
   TabletServiceGrpc.TabletServiceBlockingStub data;
@@ -61,6 +62,11 @@ class TabletServerTest {
   @BeforeEach
   void start() throws Exception {
     zkServer = new TestingServer(true);
+    // The timestamp oracle: every commit timestamp comes from the active master.
+    master = org.logbase.master.MasterServer.start(Config.empty()
+        .with(ClusterConfig.ZK_CONNECT, zkServer.getConnectString())
+        .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000), "localhost", 0,
+        new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
     server = new TabletServer();
     server.id = "ts1";
     server.port = 0;
@@ -83,6 +89,7 @@ class TabletServerTest {
   void stop() throws Exception {
     channel.shutdownNow();
     server.close();
+    master.close();
     zkServer.close();
   }
 

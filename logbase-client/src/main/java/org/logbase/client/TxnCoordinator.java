@@ -1,0 +1,243 @@
+package org.logbase.client;
+
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.protobuf.ByteString;
+import io.grpc.Deadline;
+import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.logbase.common.FaultInjector;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.TransactionAbortedException;
+import org.logbase.common.TransactionConflictException;
+import org.logbase.common.rpc.RpcErrors;
+import org.logbase.rpc.CommitRequest;
+import org.logbase.rpc.DecideRequest;
+import org.logbase.rpc.Mutation;
+import org.logbase.rpc.PrepareRequest;
+import org.logbase.rpc.ResolveRequest;
+import org.logbase.rpc.ResolveResponse;
+import org.logbase.rpc.TabletServiceGrpc;
+import org.logbase.rpc.TxnWrite;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client side of the commit protocol (docs/transactions.md). Rows on one tablet server: one
+ * Commit request. Rows on several: two-phase commit with the first row as primary: prepare the
+ * primary's server, then the others in parallel, take the commit timestamp from the oracle, commit
+ * the primary (the decision), then the others without waiting.
+ */
+final class TxnCoordinator {
+  private static final Logger LOG = LoggerFactory.getLogger(TxnCoordinator.class);
+
+  /** The writes of a transaction that go to one tablet server. */
+  private record Participant(String address, TabletInfo anyTablet, List<TxnWrite> writes) {}
+
+  private final TabletRpc rpc;
+  private final TimestampClient timestamps;
+  private volatile FaultInjector faults = FaultInjector.NONE;
+
+  TxnCoordinator(TabletRpc rpc, TimestampClient timestamps) {
+    this.rpc = rpc;
+    this.timestamps = timestamps;
+  }
+
+  void faults(FaultInjector f) {
+    this.faults = f;
+  }
+
+  TimestampClient timestamps() {
+    return timestamps;
+  }
+
+  TabletRpc rpc() {
+    return rpc;
+  }
+
+  /** Commits the rows (sorted) written by transaction {@code startTs}; returns the commit timestamp. */
+  long commit(long startTs, List<TxnRow> rows, Durability durability) {
+    Deadline deadline = rpc.settings().newDeadline();
+    // Only failures that happen before a participant did anything are retried (tablets moved).
+    return rpc.retrier().run(deadline, () -> {
+      List<Participant> participants = group(rows, deadline);
+      if (participants.size() == 1) {
+        return commitOne(startTs, participants.get(0), durability, deadline);
+      }
+      return twoPhase(startTs, rows.get(0), participants, durability, deadline);
+    });
+  }
+
+  private long commitOne(long startTs, Participant p, Durability durability, Deadline deadline) {
+    CommitRequest req = CommitRequest.newBuilder().setStartTs(startTs).addAllWrites(p.writes())
+        .setDurability(durability.toProto()).build();
+    try {
+      return stub(p, deadline).commit(req).getCommitTs();
+    } catch (StatusRuntimeException e) {
+      throw routed(e, "commit of transaction " + startTs);
+    }
+  }
+
+  private long twoPhase(long startTs, TxnRow primary, List<Participant> participants, Durability durability,
+      Deadline deadline) {
+    Participant first = participants.get(0); // group() puts the primary's server first
+    List<Participant> prepared = new ArrayList<>();
+    try {
+      prepare(startTs, primary, first, durability, deadline);
+      prepared.add(first);
+      Map<Participant, ListenableFuture<?>> calls = new LinkedHashMap<>();
+      for (Participant p : participants.subList(1, participants.size())) {
+        calls.put(p, TabletServiceGrpc.newFutureStub(rpc.channel(p.anyTablet())).withDeadline(deadline)
+            .prepare(prepareRequest(startTs, primary, p, durability)));
+      }
+      LogBaseException failure = null;
+      for (Map.Entry<Participant, ListenableFuture<?>> c : calls.entrySet()) {
+        try {
+          await(c.getValue());
+          prepared.add(c.getKey());
+        } catch (LogBaseException e) {
+          failure = failure == null || e instanceof TransactionConflictException ? e : failure;
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+      faults.at("txn.prepared");
+    } catch (LogBaseException | IOException e) {
+      abortAll(startTs, primary, prepared, deadline);
+      throw e instanceof LogBaseException l ? l : new LogBaseException("transaction " + startTs + ": " + e, e);
+    }
+    long commitTs = timestamps.next();
+    try {
+      faults.at("txn.commit-timestamp");
+    } catch (IOException e) {
+      throw new LogBaseException("transaction " + startTs + ": " + e, e);
+    }
+    // The decision. Deciding is idempotent on the primary, so an answer lost on the way is asked again.
+    try {
+      rpc.retrier().run(deadline, () -> {
+        try {
+          stub(first, deadline).decide(decideRequest(startTs, primary, true, commitTs, true, durability));
+          return null;
+        } catch (StatusRuntimeException e) {
+          throw RpcErrors.fromStatus(e, "commit of transaction " + startTs + " at its primary");
+        }
+      });
+    } catch (TransactionAbortedException e) {
+      abortAll(startTs, primary, participants.subList(1, participants.size()), deadline);
+      throw e;
+    }
+    for (Participant p : participants.subList(1, participants.size())) {
+      // Secondaries commit after the decision; a lost message is made good by whoever meets the lock.
+      TabletServiceGrpc.newFutureStub(rpc.channel(p.anyTablet())).withDeadline(deadline)
+          .decide(decideRequest(startTs, primary, true, commitTs, false, durability));
+    }
+    return commitTs;
+  }
+
+  private void prepare(long startTs, TxnRow primary, Participant p, Durability durability, Deadline deadline) {
+    try {
+      stub(p, deadline).prepare(prepareRequest(startTs, primary, p, durability));
+    } catch (StatusRuntimeException e) {
+      throw routed(e, "prepare of transaction " + startTs);
+    }
+  }
+
+  private void decide(Participant p, long startTs, TxnRow primary, boolean commit, long commitTs, boolean isPrimary,
+      Durability durability, Deadline deadline) {
+    try {
+      stub(p, deadline).decide(decideRequest(startTs, primary, commit, commitTs, isPrimary, durability));
+    } catch (StatusRuntimeException e) {
+      throw routed(e, (commit ? "commit" : "abort") + " of transaction " + startTs);
+    }
+  }
+
+  /** Best effort: a participant that misses its ABORT is resolved through the primary later. */
+  private void abortAll(long startTs, TxnRow primary, List<Participant> ps, Deadline deadline) {
+    for (Participant p : ps) {
+      try {
+        decide(p, startTs, primary, false, 0, false, Durability.HFLUSH, deadline);
+      } catch (LogBaseException e) {
+        LOG.debug("abort of transaction {} at {} failed: {}", startTs, p.address(), e.toString());
+      }
+    }
+  }
+
+  /**
+   * Asks the server of a transaction's primary row for its outcome, aborting it there if it is
+   * still undecided. Returns the commit timestamp, or -1 if it is aborted.
+   */
+  long resolve(long txnId, String primaryTable, byte[] primaryKey) {
+    ResolveResponse r = rpc.call(primaryTable, primaryKey, "resolve transaction " + txnId, (stub, ref) ->
+        stub.resolve(ResolveRequest.newBuilder().setStartTs(txnId).setPrimaryTable(primaryTable)
+            .setPrimaryKey(ByteString.copyFrom(primaryKey)).build()));
+    return r.getCommitted() ? r.getCommitTs() : -1;
+  }
+
+  /** Groups rows by tablet server, the primary's (the first row's) server first. */
+  private List<Participant> group(List<TxnRow> rows, Deadline deadline) {
+    Map<String, Participant> byServer = new LinkedHashMap<>();
+    for (TxnRow row : rows) {
+      TabletInfo tablet = rpc.serving(rpc.locations().get(row.table, deadline), row.key);
+      Participant p = byServer.computeIfAbsent(tablet.address(), a -> new Participant(a, tablet, new ArrayList<>()));
+      Mutation.Builder m = Mutation.newBuilder().setKey(ByteString.copyFrom(row.key));
+      if (row.isDelete()) {
+        m.setDelete(true);
+      } else {
+        m.addAllColumns(Protos.columns(row.columns));
+      }
+      p.writes().add(TxnWrite.newBuilder().setTablet(TabletRpc.ref(row.table, tablet)).setMutation(m).build());
+    }
+    return new ArrayList<>(byServer.values());
+  }
+
+  private PrepareRequest prepareRequest(long startTs, TxnRow primary, Participant p, Durability durability) {
+    return PrepareRequest.newBuilder().setStartTs(startTs).addAllWrites(p.writes())
+        .setPrimaryTable(primary.table).setPrimaryKey(ByteString.copyFrom(primary.key))
+        .setDurability(durability.toProto()).build();
+  }
+
+  private static DecideRequest decideRequest(long startTs, TxnRow primary, boolean commit, long commitTs,
+      boolean isPrimary, Durability durability) {
+    return DecideRequest.newBuilder().setStartTs(startTs).setCommit(commit).setCommitTs(commitTs)
+        .setPrimaryTable(primary.table).setPrimaryKey(ByteString.copyFrom(primary.key)).setIsPrimary(isPrimary)
+        .setDurability(durability.toProto()).build();
+  }
+
+  private TabletServiceGrpc.TabletServiceBlockingStub stub(Participant p, Deadline deadline) {
+    return TabletServiceGrpc.newBlockingStub(rpc.channel(p.anyTablet())).withDeadline(deadline);
+  }
+
+  /** A failed call's typed exception; a wrong route is forgotten so that the retry looks again. */
+  private LogBaseException routed(StatusRuntimeException e, String what) {
+    LogBaseException ex = RpcErrors.fromStatus(e, what);
+    if (ex instanceof NotServingTabletException) {
+      rpc.locations().forgetAll();
+      return ex;
+    }
+    if (RpcErrors.isRetriable(ex)) {
+      // The server may or may not have acted: never repeat blindly.
+      return new LogBaseException(what + ": outcome unknown (" + ex.getMessage() + ")", ex);
+    }
+    return ex;
+  }
+
+  private void await(ListenableFuture<?> f) {
+    try {
+      f.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof StatusRuntimeException s) {
+        throw routed(s, "prepare");
+      }
+      throw new LogBaseException("prepare failed: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogBaseException("interrupted during prepare");
+    }
+  }
+}

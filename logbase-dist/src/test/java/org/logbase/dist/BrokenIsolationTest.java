@@ -1,0 +1,91 @@
+package org.logbase.dist;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.client.LogBaseClient;
+import org.logbase.dist.Histories.Variant;
+
+/**
+ * The histories of {@link IsolationContract} against deliberately broken variants, each of which
+ * must show its anomaly: this is how the contract's tests were checked to be able to fail. The
+ * cluster runs with validation off ({@code txn.test.validate=false}) and readers that ignore locks
+ * ({@code txn.test.readers.wait=false}); the client-side variants read the newest versions instead
+ * of the snapshot, or write at once instead of at commit.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BrokenIsolationTest {
+  @TempDir Path dir;
+  LocalCluster cluster;
+  LogBaseClient client;
+  LogBaseClient pausing;
+  Histories histories;
+
+  @BeforeAll
+  void start() throws Exception {
+    cluster = new LocalCluster(dir, 1, 3, false,
+        Map.of("txn.test.validate", "false", "txn.test.readers.wait", "false", "txn.lock.ttl.ms", "1500"));
+    client = LogBaseClient.connect(cluster.zkConnect());
+    pausing = LogBaseClient.connect(cluster.zkConnect());
+    Histories.createTable(client);
+    histories = new Histories(client);
+  }
+
+  @AfterAll
+  void stop() {
+    if (pausing != null) {
+      pausing.close();
+    }
+    if (client != null) {
+      client.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void dirtyReadHappensWhenWritesAreNotBuffered() {
+    assertTrue(histories.dirtyRead(Variant.WRITES_IMMEDIATELY, "dirty-read"));
+  }
+
+  @Test
+  void fuzzyReadHappensWithoutSnapshots() {
+    assertTrue(histories.fuzzyRead(Variant.READS_LATEST, "fuzzy-read"));
+  }
+
+  @Test
+  void readSkewHappensWithoutSnapshots() {
+    assertTrue(histories.readSkew(Variant.READS_LATEST, "read-skew"));
+  }
+
+  @Test
+  void phantomHappensWithoutSnapshots() {
+    assertTrue(histories.phantom(Variant.READS_LATEST, "phantom"));
+  }
+
+  @Test
+  void dirtyWriteHappensWithoutValidation() {
+    assertTrue(histories.dirtyWrite(Variant.SNAPSHOT, "dirty-write"));
+  }
+
+  @Test
+  void lostUpdateHappensWithoutValidation() {
+    assertTrue(histories.lostUpdate(Variant.SNAPSHOT, "lost-update"));
+  }
+
+  @Test
+  void snapshotsAreNotRepeatableWhenReadersIgnoreLocks() throws Exception {
+    AtomicReference<Throwable> t2 = new AtomicReference<>();
+    assertTrue(histories.unrepeatableUnderPreparedWriter(pausing, "prepared-writer", t2));
+    assertNull(t2.get(), "the stalled writer committed once released");
+  }
+}

@@ -1,0 +1,490 @@
+package org.logbase.txn;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import org.logbase.common.Bytes;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.TransactionAbortedException;
+import org.logbase.common.TransactionConflictException;
+import org.logbase.log.AppendedRecord;
+import org.logbase.log.Durability;
+import org.logbase.log.LogRecord;
+import org.logbase.tablet.PreparedRecords;
+import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TimestampSource;
+import org.logbase.tabletserver.StorageEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits on one tablet server: one-row writes, one-participant transactions, both phases of
+ * two-phase commit, resolution of in-doubt transactions, and the rule that makes snapshot reads
+ * wait for locks (docs/transactions.md).
+ *
+ * <p>Every write path follows the same order: lock the rows (in key order), validate (first
+ * committer wins), take the commit timestamp from the oracle, append the records and their COMMIT
+ * in one log batch, install, unlock. Because a commit timestamp is taken only after the locks, a
+ * reader that finds a row unlocked knows that any commit still to come on it gets a timestamp above
+ * the reader's snapshot.
+ */
+public final class TxnManager implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TxnManager.class);
+
+  /** Where to find the served tablet holding a row; null if this server does not serve it. */
+  @FunctionalInterface
+  public interface LocalTablets {
+    Tablet find(String table, byte[] key);
+  }
+
+  /** Asks the server of a transaction's primary row for the transaction's outcome. */
+  @FunctionalInterface
+  public interface PrimaryResolver {
+    Outcome resolve(long txnId, String primaryTable, byte[] primaryKey);
+  }
+
+  /** A transaction's outcome as decided by its primary. */
+  public record Outcome(boolean committed, long commitTs) {
+    public static final Outcome ABORTED = new Outcome(false, 0);
+  }
+
+  /** A transaction prepared here and not yet decided. */
+  private static final class Prepared {
+    final long txnId;
+    final TxnLock lock;
+    final List<LockKey> rows;
+    CompletableFuture<Outcome> decision;
+
+    Prepared(long txnId, TxnLock lock, List<LockKey> rows) {
+      this.txnId = txnId;
+      this.lock = lock;
+      this.rows = new ArrayList<>(rows);
+    }
+  }
+
+  private final StorageEngine engine;
+  private final LockManager locks;
+  private final TimestampSource clock;
+  private final LocalTablets local;
+  private final PrimaryResolver remote;
+  private final TxnSettings settings;
+  private final Map<Long, Prepared> prepared = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService sweeper;
+  private final LongAdder commits = new LongAdder();
+  private final LongAdder conflicts = new LongAdder();
+  private final LongAdder resolved = new LongAdder();
+
+  public TxnManager(StorageEngine engine, LockManager locks, TimestampSource clock, LocalTablets local,
+      PrimaryResolver remote, TxnSettings settings) {
+    this.engine = engine;
+    this.locks = locks;
+    this.clock = clock;
+    this.local = local;
+    this.remote = remote;
+    this.settings = settings;
+    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "txn-sweeper");
+      t.setDaemon(true);
+      return t;
+    });
+    long period = Math.max(50, settings.lockTtlMs() / 2);
+    sweeper.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  // ------------------------------------------------------------------ one-row writes
+
+  /**
+   * Writes rows outside a transaction, each an atomic version of its own (blind: nothing is
+   * validated). Waits for locks other writers hold; all rows share one batch of oracle timestamps
+   * and one log batch.
+   *
+   * @return the commit timestamp of each write, in order
+   */
+  public CompletableFuture<long[]> writeRows(List<RowWrite> writes, Durability durability) {
+    List<LockKey> rows = sortedRows(writes);
+    TxnLock owner = TxnLock.blind();
+    acquireWaiting(rows, owner);
+    try {
+      long first = clock.nextRange(writes.size());
+      long[] ts = new long[writes.size()];
+      List<LogRecord> records = new ArrayList<>();
+      for (int i = 0; i < writes.size(); i++) {
+        ts[i] = first + i;
+        records.addAll(atomic(writes.get(i).records(ts[i], 0), ts[i]));
+      }
+      return unlockWhenDone(engine.append(records, durability), rows, owner).thenApply(a -> ts);
+    } catch (RuntimeException e) {
+      locks.unlockAll(rows, owner);
+      throw e;
+    }
+  }
+
+  /** A multi-group write's records need a COMMIT to become visible together. */
+  private static List<LogRecord> atomic(List<LogRecord> records, long ts) {
+    long group = records.get(0).txnId();
+    if (group == 0) {
+      return records;
+    }
+    List<LogRecord> out = new ArrayList<>(records);
+    out.add(LogRecord.commit(ts, group));
+    return out;
+  }
+
+  // ------------------------------------------------------------------ one participant
+
+  /**
+   * Commits a transaction whose writes all live on this server: lock, validate, timestamp, one log
+   * batch with the data and the COMMIT record, install, unlock.
+   *
+   * @return the commit timestamp, once durable and visible
+   * @throws TransactionConflictException if a row was written after {@code startTs} or is locked
+   */
+  public CompletableFuture<Long> commit(long startTs, List<RowWrite> writes, Durability durability) {
+    List<LockKey> rows = sortedRows(writes);
+    TxnLock owner = TxnLock.of(startTs, null, null, false);
+    lockOrConflict(rows, owner);
+    try {
+      validate(startTs, writes);
+      long commitTs = clock.next();
+      List<LogRecord> records = new ArrayList<>();
+      for (RowWrite w : writes) {
+        records.addAll(w.records(commitTs, startTs));
+      }
+      records.add(LogRecord.commit(commitTs, startTs));
+      commits.increment();
+      return unlockWhenDone(engine.append(records, durability), rows, owner).thenApply(a -> commitTs);
+    } catch (RuntimeException e) {
+      locks.unlockAll(rows, owner);
+      throw e;
+    }
+  }
+
+  // ------------------------------------------------------------------ two-phase commit
+
+  /**
+   * Phase one: locks and validates the rows, then appends them with a PREPARE record naming the
+   * primary. Completes once that is durable; the locks stay until {@link #decide}.
+   */
+  public CompletableFuture<Void> prepare(
+      long startTs, List<RowWrite> writes, String primaryTable, byte[] primaryKey, Durability durability) {
+    if (prepared.containsKey(startTs)) {
+      throw new TransactionAbortedException("transaction " + startTs + " is prepared here already");
+    }
+    List<LockKey> rows = sortedRows(writes);
+    TxnLock owner = TxnLock.of(startTs, primaryTable, primaryKey, true);
+    lockOrConflict(rows, owner);
+    Prepared p = new Prepared(startTs, owner, rows);
+    try {
+      validate(startTs, writes);
+      List<LogRecord> records = new ArrayList<>();
+      for (RowWrite w : writes) {
+        // The timestamp is a placeholder: the COMMIT record's timestamp is what readers see.
+        records.addAll(w.records(startTs, startTs));
+      }
+      records.add(LogRecord.prepare(startTs, primaryTable, primaryKey));
+      prepared.put(startTs, p);
+      return engine.append(records, durability).handle((a, error) -> {
+        if (error != null) {
+          prepared.remove(startTs);
+          locks.unlockAll(rows, owner);
+          throw new java.util.concurrent.CompletionException(error);
+        }
+        return null;
+      });
+    } catch (RuntimeException e) {
+      prepared.remove(startTs);
+      locks.unlockAll(rows, owner);
+      throw e;
+    }
+  }
+
+  /**
+   * Phase two on this participant. On the primary, a commit is the decision; it fails with
+   * {@link TransactionAbortedException} if the transaction was resolved as aborted meanwhile. A
+   * participant that no longer knows the transaction was decided through the primary already.
+   */
+  public CompletableFuture<Void> decide(long startTs, boolean commit, long commitTs, String primaryTable,
+      byte[] primaryKey, boolean isPrimary, Durability durability) {
+    Prepared p = prepared.get(startTs);
+    if (p == null) {
+      if (commit && isPrimary && committedAt(startTs, primaryTable, primaryKey) != commitTs) {
+        throw new TransactionAbortedException("transaction " + startTs + " was aborted before its commit arrived");
+      }
+      return CompletableFuture.completedFuture(null);
+    }
+    return finish(p, commit ? new Outcome(true, commitTs) : Outcome.ABORTED, durability).thenApply(o -> {
+      if (commit && !o.committed()) {
+        throw new TransactionAbortedException("transaction " + startTs + " was aborted before its commit arrived");
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Asked of the primary's server: the transaction's outcome. A transaction still prepared here is
+   * in doubt (its coordinator went quiet), so this server, the single arbiter, aborts it.
+   */
+  public Outcome resolve(long txnId, String primaryTable, byte[] primaryKey) {
+    Prepared p = prepared.get(txnId);
+    if (p != null) {
+      LOG.info("transaction {} is in doubt: aborting it as its primary", txnId);
+      return join(finish(p, Outcome.ABORTED, Durability.HFLUSH));
+    }
+    long ts = committedAt(txnId, primaryTable, primaryKey);
+    return ts > 0 ? new Outcome(true, ts) : Outcome.ABORTED;
+  }
+
+  private long committedAt(long txnId, String primaryTable, byte[] primaryKey) {
+    Tablet t = local.find(primaryTable, primaryKey);
+    if (t == null) {
+      throw new org.logbase.common.NotServingTabletException("this server does not serve the primary row "
+          + Bytes.toStringBinary(primaryKey) + " of table '" + primaryTable + "'");
+    }
+    try {
+      return t.commitTimestampOf(primaryKey, txnId);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes the outcome once (whoever comes first: coordinator, resolver, sweeper), then unlocks. */
+  private CompletableFuture<Outcome> finish(Prepared p, Outcome outcome, Durability durability) {
+    synchronized (p) {
+      if (p.decision != null) {
+        return p.decision;
+      }
+      LogRecord record = outcome.committed() ? LogRecord.commit(outcome.commitTs(), p.txnId) : LogRecord.abort(p.txnId);
+      CompletableFuture<Outcome> f = new CompletableFuture<>();
+      p.decision = f;
+      engine.append(List.of(record), durability).whenComplete((a, error) -> {
+        if (error != null) {
+          synchronized (p) {
+            p.decision = null; // undecided after all: the next attempt writes it again
+          }
+          f.completeExceptionally(error);
+          return;
+        }
+        prepared.remove(p.txnId);
+        locks.unlockAll(p.rows, p.lock);
+        f.complete(outcome);
+      });
+      return f;
+    }
+  }
+
+  // ------------------------------------------------------------------ readers
+
+  /**
+   * The snapshot-read rule for one row: waits while the row is locked by a transaction whose commit
+   * timestamp may fall below {@code snapshotTs}, resolving it through its primary when it is in
+   * doubt. Without this a later read at the same snapshot could see a version this one did not.
+   */
+  public void awaitReadable(int tableId, byte[] key, long snapshotTs) {
+    if (!settings.readersWait()) {
+      return;
+    }
+    LockKey row = new LockKey(tableId, key);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.lockWaitMs());
+    TxnLock h;
+    while ((h = locks.holder(row)) != null && h.mayCommitBelow(snapshotTs)) {
+      waitFor(h, deadline);
+    }
+  }
+
+  /** The snapshot-read rule for a scan of [startInclusive, endExclusive) of a table (null: unbounded). */
+  public void awaitRangeReadable(int tableId, byte[] startInclusive, byte[] endExclusive, long snapshotTs) {
+    if (!settings.readersWait()) {
+      return;
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.lockWaitMs());
+    boolean again = true;
+    while (again) {
+      again = false;
+      for (TxnLock h : locks.heldIn(tableId, startInclusive, endExclusive)) {
+        if (h.mayCommitBelow(snapshotTs)) {
+          waitFor(h, deadline);
+          again = true;
+        }
+      }
+    }
+  }
+
+  /** Waits for a holder to release, resolving it when it is prepared and in doubt. */
+  private void waitFor(TxnLock h, long deadlineNanos) {
+    long left = deadlineNanos - System.nanoTime();
+    if (left <= 0) {
+      throw new LogBaseException("row is locked by transaction " + h.txnId() + " for " + h.heldMillis()
+          + " ms; gave up waiting after " + settings.lockWaitMs() + " ms");
+    }
+    long untilDoubt = TimeUnit.MILLISECONDS.toNanos(Math.max(1, settings.lockTtlMs() - h.heldMillis()));
+    try {
+      h.released().get(Math.min(left, untilDoubt), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      if (h.prepared() && h.heldMillis() >= settings.lockTtlMs()) {
+        resolveInDoubt(h);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogBaseException("interrupted while waiting for a row lock");
+    } catch (ExecutionException e) {
+      throw new LogBaseException("waiting for a row lock failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /** Settles a prepared transaction here by asking its primary (which may be this server). */
+  private void resolveInDoubt(TxnLock h) {
+    Prepared p = prepared.get(h.txnId());
+    if (p == null) {
+      return;
+    }
+    Outcome o = local.find(h.primaryTable(), h.primaryKey()) != null
+        ? resolve(h.txnId(), h.primaryTable(), h.primaryKey())
+        : remote.resolve(h.txnId(), h.primaryTable(), h.primaryKey());
+    join(finish(p, o, Durability.HFLUSH));
+    resolved.increment();
+    LOG.info("resolved in-doubt transaction {}: {}", h.txnId(), o.committed() ? "committed at " + o.commitTs() : "aborted");
+  }
+
+  /** Resolves every prepared transaction that has been in doubt for longer than the lock TTL. */
+  private void sweep() {
+    for (Prepared p : List.copyOf(prepared.values())) {
+      if (p.lock.heldMillis() >= settings.lockTtlMs()) {
+        try {
+          resolveInDoubt(p.lock);
+        } catch (RuntimeException e) {
+          LOG.warn("could not resolve in-doubt transaction {} yet: {}", p.txnId, e.toString());
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ recovery
+
+  /**
+   * Locks the rows of prepared transactions that recovery found undecided in the log (after a
+   * restart, or when a tablet was opened); they stay locked until the primary decides.
+   */
+  public void adoptRecovered() {
+    for (PreparedRecords r : engine.drainRecoveredPrepared()) {
+      TreeSet<LockKey> rows = new TreeSet<>();
+      for (AppendedRecord a : r.rows()) {
+        rows.add(new LockKey(a.record().tableId(), a.record().key()));
+      }
+      Prepared p = prepared.computeIfAbsent(r.txnId(), id -> new Prepared(id,
+          TxnLock.of(id, r.prepare().primaryTable(), r.prepare().key(), true), List.of()));
+      synchronized (p) {
+        List<LockKey> fresh = rows.stream().filter(k -> !p.rows.contains(k)).toList();
+        TxnLock other = locks.tryLockAll(fresh, p.lock);
+        if (other != null) {
+          LOG.error("recovered prepared transaction {} finds its row locked by transaction {}", r.txnId(), other.txnId());
+        } else {
+          p.rows.addAll(fresh);
+        }
+      }
+      LOG.info("recovered prepared transaction {} ({} rows, primary {}/{}): locked until its primary decides",
+          r.txnId(), rows.size(), r.prepare().primaryTable(), Bytes.toStringBinary(r.prepare().key()));
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private void lockOrConflict(List<LockKey> rows, TxnLock owner) {
+    for (int attempt = 0; ; attempt++) {
+      TxnLock other = locks.tryLockAll(rows, owner);
+      if (other == null) {
+        return;
+      }
+      if (attempt == 0 && other.prepared() && other.heldMillis() >= settings.lockTtlMs()) {
+        resolveInDoubt(other);
+        continue;
+      }
+      conflicts.increment();
+      throw new TransactionConflictException("transaction " + owner.txnId() + " conflicts: a row it writes is locked by "
+          + (other.txnId() == 0 ? "a write in progress" : "transaction " + other.txnId()));
+    }
+  }
+
+  /** One-row writes wait (within the lock wait limit) instead of failing. */
+  private void acquireWaiting(List<LockKey> rows, TxnLock owner) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.lockWaitMs());
+    TxnLock other;
+    while ((other = locks.tryLockAll(rows, owner)) != null) {
+      waitFor(other, deadline);
+    }
+  }
+
+  /** First committer wins: no row may have a version committed after the transaction began. */
+  private void validate(long startTs, List<RowWrite> writes) {
+    if (!settings.validate()) {
+      return;
+    }
+    for (RowWrite w : writes) {
+      long newest = w.tablet().newestTimestamp(w.key());
+      if (newest > startTs) {
+        conflicts.increment();
+        throw new TransactionConflictException("transaction " + startTs + " conflicts: row "
+            + Bytes.toStringBinary(w.key()) + " of table '" + w.tablet().descriptor().schema().name()
+            + "' was written at " + newest + ", after the transaction began");
+      }
+    }
+  }
+
+  private <T> CompletableFuture<T> unlockWhenDone(CompletableFuture<T> f, List<LockKey> rows, TxnLock owner) {
+    return f.whenComplete((a, error) -> locks.unlockAll(rows, owner));
+  }
+
+  private static List<LockKey> sortedRows(List<RowWrite> writes) {
+    if (writes.isEmpty()) {
+      throw new IllegalArgumentException("nothing to write");
+    }
+    TreeSet<LockKey> rows = new TreeSet<>();
+    writes.forEach(w -> rows.add(w.row()));
+    return new ArrayList<>(rows);
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LogBaseException("interrupted while writing a transaction's outcome");
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      throw c instanceof RuntimeException r ? r : new LogBaseException("writing a transaction's outcome failed: " + c, c);
+    }
+  }
+
+  /** The row locks held now. */
+  public List<LockManager.Held> locks() {
+    return locks.all();
+  }
+
+  public long commits() {
+    return commits.sum();
+  }
+
+  public long conflicts() {
+    return conflicts.sum();
+  }
+
+  public long resolvedInDoubt() {
+    return resolved.sum();
+  }
+
+  @Override
+  public void close() {
+    sweeper.shutdownNow();
+    locks.close();
+  }
+}
