@@ -23,7 +23,7 @@ import org.logbase.dist.Histories.Variant;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BrokenIsolationTest {
-  @TempDir Path dir;
+  @TempDir static Path dir;
   LocalCluster cluster;
   LogBaseClient client;
   LogBaseClient pausing;

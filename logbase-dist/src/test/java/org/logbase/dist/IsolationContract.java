@@ -26,7 +26,7 @@ import org.logbase.dist.Histories.Variant;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class IsolationContract {
-  @TempDir Path dir;
+  @TempDir static Path dir;
   LocalCluster cluster;
   LogBaseClient client;
   LogBaseClient pausing;

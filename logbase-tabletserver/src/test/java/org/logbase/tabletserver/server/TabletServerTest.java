@@ -36,19 +36,14 @@ import org.logbase.common.ServerStoppingException;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.ZkPaths;
 import org.logbase.common.rpc.RpcErrors;
-import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
-import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.PutRequest;
 import org.logbase.rpc.ScanBatch;
 import org.logbase.rpc.ScanRequest;
-import org.logbase.rpc.TabletAdminServiceGrpc;
 import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletServiceGrpc;
-import org.logbase.rpc.TabletSpec;
-import org.logbase.testing.TestTables;
 
 /** One tablet server over real sockets, with a real ZooKeeper: serving, typed errors, bad input, session loss. */
 class TabletServerTest {
@@ -79,10 +74,29 @@ class TabletServerTest {
     channel = NettyChannelBuilder.forTarget("localhost:" + server.port()).usePlaintext()
         .maxInboundMessageSize(8 << 20).build();
     data = TabletServiceGrpc.newBlockingStub(channel);
-    TabletAdminServiceGrpc.newBlockingStub(channel).openTablet(OpenTabletRequest.newBuilder()
-        .setTable(SchemaProtos.toProto(TestTables.USERS))
-        .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t")))
-        .build());
+    // Through the master, which would close a tablet of a table it does not know.
+    try (org.logbase.client.LogBaseClient client = org.logbase.client.LogBaseClient.connect(zkServer.getConnectString())) {
+      client.admin().createTable(org.logbase.client.TableDefinition.builder("users")
+          .columnGroup("profile", "name", "email").columnGroup("stats", "visits", "score").build(),
+          "t".getBytes(StandardCharsets.UTF_8));
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!serves(USERS0)) {
+      assertTrue(System.nanoTime() < deadline, "the master did not open the tablet within 30 s");
+      Thread.sleep(20);
+    }
+  }
+
+  boolean serves(TabletRef tablet) {
+    try {
+      data.get(GetRequest.newBuilder().setTablet(tablet).setKey(bytes("a")).build());
+      return true;
+    } catch (StatusRuntimeException e) {
+      if (RpcErrors.fromStatus(e, "get") instanceof NotServingTabletException) {
+        return false;
+      }
+      throw e;
+    }
   }
 
   @AfterEach
