@@ -50,7 +50,7 @@ public final class Args {
     return Double.parseDouble(string(key, Double.toString(def)));
   }
 
-  boolean bool(String key, boolean def) {
+  public boolean bool(String key, boolean def) {
     return Boolean.parseBoolean(string(key, Boolean.toString(def)));
   }
 

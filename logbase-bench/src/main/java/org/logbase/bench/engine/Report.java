@@ -59,7 +59,7 @@ public final class Report {
   }
 
   /** A number for people: thousands separators for big ones, three significant-ish decimals for small. */
-  static String num(double v) {
+  public static String num(double v) {
     if (Double.isNaN(v)) {
       return "n/a";
     }

@@ -4,18 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The values one side of a comparison measured in its trials. */
-final class Sample {
+public final class Sample {
   private final List<Double> values = new ArrayList<>();
 
-  void add(double v) {
+  public void add(double v) {
     values.add(v);
   }
 
-  int size() {
+  public int size() {
     return values.size();
   }
 
-  double median() {
+  public double median() {
     if (values.isEmpty()) {
       return Double.NaN;
     }
@@ -25,11 +25,11 @@ final class Sample {
     return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
   }
 
-  double max() {
+  public double max() {
     return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
   }
 
-  double min() {
+  public double min() {
     return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
   }
 }

@@ -3,7 +3,6 @@ package org.logbase.bench.engine;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +17,7 @@ import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import org.logbase.bench.engine.ThreadCpuProfile.ThreadCpu;
 
 /**
  * Watches a running cluster while a client (YCSB) drives one tablet server, to explain where write
@@ -75,15 +75,7 @@ public final class ServerProbe {
     /** Takes a per-thread CPU snapshot (two remote calls); a JVM that has exited keeps its last one. */
     void snapshot() {
       try {
-        long[] ids = threads.getAllThreadIds();
-        ThreadInfo[] infos = threads.getThreadInfo(ids);
-        long[] nanos = threads.getThreadCpuTime(ids);
-        Map<Long, ThreadCpu> now = new HashMap<>();
-        for (int i = 0; i < ids.length; i++) {
-          if (infos[i] != null && nanos[i] >= 0) {
-            now.put(ids[i], new ThreadCpu(group(infos[i].getThreadName()), nanos[i]));
-          }
-        }
+        Map<Long, ThreadCpu> now = ThreadCpuProfile.snapshot(threads);
         if (first == null) {
           first = now;
           last = new HashMap<>();
@@ -105,8 +97,6 @@ public final class ServerProbe {
       }
     }
   }
-
-  private record ThreadCpu(String group, long nanos) {}
 
   private ServerProbe() {}
 
@@ -296,21 +286,13 @@ public final class ServerProbe {
    */
   private static Report threadTable(Jvm jvm, double processCores, double seconds) {
     Map<String, double[]> byGroup = new TreeMap<>();
-    double sum = 0;
     for (Map.Entry<Long, ThreadCpu> e : jvm.last.entrySet()) {
       ThreadCpu b = jvm.first.get(e.getKey());
       double c = (e.getValue().nanos() - (b == null ? 0 : b.nanos())) / 1e9 / seconds;
       double[] g = byGroup.computeIfAbsent(e.getValue().group(), k -> new double[2]);
       g[0] += c;
       g[1]++;
-      sum += c;
     }
-    Report t = new Report(jvm.name + " threads", "threads", "cpu cores");
-    byGroup.entrySet().stream()
-        .filter(e -> e.getValue()[0] >= 0.005)
-        .sorted((x, y) -> Double.compare(y.getValue()[0], x.getValue()[0]))
-        .forEach(e -> t.row(e.getKey(), (long) e.getValue()[1], e.getValue()[0]));
-    t.row("(GC, JIT)", "", processCores - sum);
-    return t;
+    return ThreadCpuProfile.table(jvm.name + " threads", byGroup, processCores, 0);
   }
 }

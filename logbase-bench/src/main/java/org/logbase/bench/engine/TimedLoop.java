@@ -62,7 +62,7 @@ public final class TimedLoop {
   }
 
   /** Runs on the measuring thread right when the window opens / closes (e.g. to read counters). */
-  TimedLoop around(Runnable start, Runnable end) {
+  public TimedLoop around(Runnable start, Runnable end) {
     this.atWindowStart = start;
     this.atWindowEnd = end;
     return this;

@@ -12,6 +12,7 @@ import org.apache.curator.test.TestingServer;
 import org.logbase.bench.engine.Args;
 import org.logbase.bench.engine.Report;
 import org.logbase.bench.engine.TimedLoop;
+import org.logbase.bench.txn.InProcessCluster;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.TimestampClient;
 import org.logbase.common.ClusterConfig;
@@ -74,7 +75,7 @@ public final class OracleBenchmark {
       Config config = Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString());
       try (MasterServer master = MasterServer.start(config, "localhost", 0, new PrintStream(OutputStream.nullOutputStream()));
            LogBaseClient client = LogBaseClient.connect(config)) {
-        awaitActive(master);
+        InProcessCluster.awaitActive(master);
         ManagedChannel channel = NettyChannelBuilder.forTarget(master.address()).usePlaintext().build();
         try {
           measure(threadCounts, client.timestamps(), MasterServiceGrpc.newBlockingStub(channel));
@@ -132,15 +133,5 @@ public final class OracleBenchmark {
     Arrays.sort(sorted);
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
-
-  private static void awaitActive(MasterServer master) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!master.isActive()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the master did not become active within 30 s");
-      }
-      Thread.sleep(10);
-    }
   }
 }
