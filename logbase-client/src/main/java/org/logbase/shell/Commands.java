@@ -11,8 +11,8 @@ import picocli.CommandLine.HelpCommand;
         + " quote arguments with spaces. Separate several commands on a line with ';'.",
     subcommands = {
       CreateCommand.class, AlterCommand.class, DescribeCommand.class, ListCommand.class, DropCommand.class,
-      PutCommand.class, GetCommand.class, ScanCommand.class, DeleteCommand.class, StatusCommand.class,
-      HelpCommand.class, ExitCommand.class
+      PutCommand.class, GetCommand.class, ScanCommand.class, DeleteCommand.class, BeginCommand.class,
+      CommitCommand.class, AbortCommand.class, StatusCommand.class, HelpCommand.class, ExitCommand.class
     })
 final class Commands implements Runnable {
   private final ShellSession session;

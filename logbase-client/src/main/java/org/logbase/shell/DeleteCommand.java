@@ -13,7 +13,6 @@ final class DeleteCommand extends ShellCommand {
 
   @Override
   void run() {
-    long ts = client().table(table).delete(ByteArgs.parse(row));
-    printer().line("OK, deleted at timestamp " + TimestampArgs.format(ts));
+    printer().line(rows(table).delete(ByteArgs.parse(row)));
   }
 }

@@ -17,7 +17,8 @@ final class ErrorLines {
       return RpcErrors.fromStatus(s, "request").getMessage();
     }
     boolean userFacing = t instanceof LogBaseException || t instanceof ShellException
-        || t instanceof IllegalArgumentException || t instanceof IllegalStateException;
+        || t instanceof IllegalArgumentException || t instanceof IllegalStateException
+        || t instanceof UnsupportedOperationException;
     String m = t.getMessage();
     if (m == null || m.isBlank()) {
       return t.getClass().getSimpleName();

@@ -19,7 +19,7 @@ final class GetCommand extends ShellCommand {
 
   @Override
   void run() {
-    Row r = client().table(table).get(ByteArgs.parse(row), read.columns, read.asOfTimestamp());
+    Row r = rows(table).get(ByteArgs.parse(row), read);
     if (r == null) {
       printer().line("(no row)");
     } else {

@@ -13,9 +13,13 @@ import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.shell.ShellSession.Outcome;
 
-/** The interactive mode: JLine line editing, history in ~/.logbase_history, prompt "logbase> ". */
+/**
+ * The interactive mode: JLine line editing, history in ~/.logbase_history, prompt "logbase> ", or
+ * "logbase(txn)> " while a transaction is open.
+ */
 final class InteractiveShell {
   static final String PROMPT = "logbase> ";
+  static final String TRANSACTION_PROMPT = "logbase(txn)> ";
 
   private final Config config;
   private final boolean debug;
@@ -57,7 +61,7 @@ final class InteractiveShell {
     while (true) {
       String line;
       try {
-        line = reader.readLine(PROMPT);
+        line = reader.readLine(session.transaction() == null ? PROMPT : TRANSACTION_PROMPT);
       } catch (UserInterruptException e) {
         continue; // Ctrl-C drops the line being typed
       } catch (EndOfFileException e) {

@@ -23,11 +23,14 @@ final class Printer {
     out.println(text);
   }
 
-  /** One line per cell: {@code row  column=value  @timestamp}. */
+  /**
+   * One line per cell: {@code row  column=value  @timestamp}; a transaction's own writes, not
+   * committed yet, show {@code @uncommitted}.
+   */
   void row(Row row) {
     String key = Bytes.toStringBinary(row.key());
     row.cells().forEach((column, cell) -> out.println(key + "  " + column + "=" + Bytes.toStringBinary(cell.value())
-        + "  @" + HybridTimestamp.toString(cell.timestamp())));
+        + "  @" + (cell.timestamp() == 0 ? "uncommitted" : HybridTimestamp.toString(cell.timestamp()))));
   }
 
   void count(int n, String singular, String plural) {

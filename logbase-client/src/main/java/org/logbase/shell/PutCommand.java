@@ -29,7 +29,6 @@ final class PutCommand extends ShellCommand {
       }
       columns.put(a.substring(0, eq), ByteArgs.parse(a.substring(eq + 1)));
     }
-    long ts = client().table(table).put(ByteArgs.parse(row), columns);
-    printer().line("OK, timestamp " + TimestampArgs.format(ts));
+    printer().line(rows(table).put(ByteArgs.parse(row), columns));
   }
 }

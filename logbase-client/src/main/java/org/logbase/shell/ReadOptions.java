@@ -16,4 +16,12 @@ final class ReadOptions {
   long asOfTimestamp() {
     return asOf == null ? HybridTimestamp.LATEST : TimestampArgs.parse(asOf);
   }
+
+  /** Inside a transaction reads see its snapshot: another --as-of is a mistake. */
+  void checkNoAsOf(long snapshot) {
+    if (asOf != null) {
+      throw new ShellException("--as-of cannot be used inside a transaction: it reads its snapshot "
+          + TimestampArgs.format(snapshot) + " ('commit' or 'abort' it first, or 'begin --as-of')");
+    }
+  }
 }

@@ -1,7 +1,6 @@
 package org.logbase.shell;
 
 import org.logbase.client.ScanSpec;
-import org.logbase.client.Scanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,20 +30,14 @@ final class ScanCommand extends ShellCommand {
     if (limit < 0) {
       throw new ShellException("--limit must be 0 (all) or more");
     }
-    ScanSpec.Builder spec = ScanSpec.builder().columns(read.columns).asOf(read.asOfTimestamp()).limit(limit);
+    ScanSpec.Builder spec = ScanSpec.builder().limit(limit);
     if (start != null) {
       spec.start(ByteArgs.parse(start));
     }
     if (end != null) {
       spec.end(ByteArgs.parse(end));
     }
-    int rows = 0;
-    try (Scanner scanner = client().table(table).scan(spec.build())) {
-      for (var row : scanner) {
-        printer().row(row);
-        rows++;
-      }
-    }
+    int rows = rows(table).scan(spec, read, printer()::row);
     printer().count(rows, "row", "rows");
     if (limit > 0 && rows == limit) {
       printer().line("(limit " + limit + " reached; use --limit N for more)");

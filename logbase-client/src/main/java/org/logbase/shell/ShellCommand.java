@@ -17,6 +17,11 @@ abstract class ShellCommand implements Callable<Integer> {
     return session().client();
   }
 
+  /** A table's rows, through the open transaction if there is one. */
+  TableRows rows(String table) {
+    return TableRows.of(session(), table);
+  }
+
   Printer printer() {
     return session().printer();
   }

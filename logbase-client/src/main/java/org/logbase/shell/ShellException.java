@@ -7,4 +7,9 @@ final class ShellException extends RuntimeException {
   ShellException(String message) {
     super(message);
   }
+
+  /** A failure the shell explains in its own words; the cause is kept for --debug. */
+  ShellException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

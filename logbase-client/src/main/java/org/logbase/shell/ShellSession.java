@@ -2,14 +2,17 @@ package org.logbase.shell;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.function.Supplier;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.Transaction;
 import org.logbase.common.Config;
 import picocli.CommandLine;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * One shell run: its output, its connection (opened on the first command that needs the cluster, so
- * that help works without one) and the execution of statements with error reporting.
+ * that help works without one), the transaction open in it if any, and the execution of statements
+ * with error reporting.
  */
 final class ShellSession implements AutoCloseable {
   /** How a statement ended. */
@@ -22,6 +25,7 @@ final class ShellSession implements AutoCloseable {
   private final Confirmer confirmer;
   private final Printer printer;
   private LogBaseClient client;
+  private Transaction transaction;
   private boolean exitRequested;
 
   ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug, Confirmer confirmer) {
@@ -42,6 +46,31 @@ final class ShellSession implements AutoCloseable {
 
   Printer printer() {
     return printer;
+  }
+
+  /** The open transaction that put, get, scan and delete go through; null when they autocommit. */
+  Transaction transaction() {
+    return transaction;
+  }
+
+  /** Starts a transaction and holds it until commit or abort; fails if one is open already. */
+  Transaction begin(Supplier<Transaction> start) {
+    if (transaction != null) {
+      throw new ShellException("transaction " + transaction.startTimestamp() + " is open: 'commit' or 'abort' it"
+          + " first (one transaction at a time)");
+    }
+    transaction = start.get();
+    return transaction;
+  }
+
+  /** Takes the open transaction out of the session, for commit or abort; fails if none is open. */
+  Transaction endTransaction() {
+    if (transaction == null) {
+      throw new ShellException("no transaction is open (start one with 'begin')");
+    }
+    Transaction t = transaction;
+    transaction = null;
+    return t;
   }
 
   boolean confirm(String question) {
@@ -102,8 +131,15 @@ final class ShellSession implements AutoCloseable {
     return cl;
   }
 
+  /** Aborts a transaction still open (nothing of it was sent), with a note, then disconnects. */
   @Override
   public void close() {
+    if (transaction != null) {
+      long id = transaction.startTimestamp();
+      endTransaction().abort();
+      err.println("NOTE: transaction " + id + " was still open at the end: aborted, nothing of it was written");
+      err.flush();
+    }
     if (client != null) {
       client.close();
       client = null;

@@ -4,54 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.logbase.client.fake.FakeCluster;
+import org.logbase.shell.FakeShellCluster.Result;
 
 /** The shell's -e and -f modes against fake servers, output checked line by line. */
 @Timeout(60)
 class ShellTest {
-  private static FakeCluster cluster;
-
-  private record Result(int code, String out, String err) {
-    List<String> lines() {
-      return out.lines().toList();
-    }
-  }
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = FakeCluster.start(1, 2);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    cluster.close();
-  }
+  @RegisterExtension static final FakeShellCluster CLUSTER = new FakeShellCluster();
 
   private static Result shell(String... args) {
-    List<String> all = new ArrayList<>(List.of("--zookeeper", cluster.zkConnect()));
-    all.addAll(List.of(args));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = LogBaseShell.run(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return CLUSTER.shell(args);
   }
 
   private static void assertNoStackTrace(Result r) {
-    assertFalse(r.err.contains("\tat ") || r.err.contains("Exception"), r.err);
-    assertFalse(r.out.contains("\tat ") || r.out.contains("Exception"), r.out);
+    assertFalse(r.err().contains("\tat ") || r.err().contains("Exception"), r.err());
+    assertFalse(r.out().contains("\tat ") || r.out().contains("Exception"), r.out());
   }
 
   /** The lines that start with {@code prefix}, timestamps ("  @...") cut off. */
@@ -71,8 +44,8 @@ class ShellTest {
         + " scan users;"
         + " describe users;"
         + " list");
-    assertEquals(0, r.code, r.err);
-    assertEquals("", r.err);
+    assertEquals(0, r.code(), r.err());
+    assertEquals("", r.err());
     List<String> lines = r.lines();
     assertEquals("created table users with 3 tablets", lines.get(0));
     assertTrue(lines.get(1).startsWith("OK, timestamp "), lines.get(1));
@@ -85,17 +58,17 @@ class ShellTest {
     assertTrue(lines.contains("(no row)"));
     assertEquals(List.of("k\\x00\\xFF  name=binary"), cells(r, "k\\x00"));
     assertEquals(List.of("zed  name=Zed Z", "zed  visits=3"), cells(r, "zed  "));
-    assertTrue(lines.contains("3 rows"), r.out);
+    assertTrue(lines.contains("3 rows"), r.out());
 
-    assertTrue(lines.stream().anyMatch(l -> l.matches("table users \\(id \\d+\\)")), r.out);
-    assertTrue(lines.contains("  profile (id 0): name, email"), r.out);
-    assertTrue(lines.contains("  stats (id 1): visits"), r.out);
-    assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[-inf, g\\)  ts-0 127\\.0\\.0\\.1:\\d+")), r.out);
-    assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[g, p\\)  ts-1 127\\.0\\.0\\.1:\\d+")), r.out);
-    assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[p, \\+inf\\)  ts-0 127\\.0\\.0\\.1:\\d+")), r.out);
+    assertTrue(lines.stream().anyMatch(l -> l.matches("table users \\(id \\d+\\)")), r.out());
+    assertTrue(lines.contains("  profile (id 0): name, email"), r.out());
+    assertTrue(lines.contains("  stats (id 1): visits"), r.out());
+    assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[-inf, g\\)  ts-0 127\\.0\\.0\\.1:\\d+")), r.out());
+    assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[g, p\\)  ts-1 127\\.0\\.0\\.1:\\d+")), r.out());
+    assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[p, \\+inf\\)  ts-0 127\\.0\\.0\\.1:\\d+")), r.out());
     // Other tests' tables may be listed too.
-    assertTrue(lines.contains("users"), r.out);
-    assertTrue(lines.get(lines.size() - 1).matches("\\d+ tables?"), r.out);
+    assertTrue(lines.contains("users"), r.out());
+    assertTrue(lines.get(lines.size() - 1).matches("\\d+ tables?"), r.out());
   }
 
   @Test
@@ -103,44 +76,44 @@ class ShellTest {
     Result r = shell("-e", "create events e:kind --splits m; put events a kind=x; put events n kind=y;"
         + " put events z kind=z; scan events --start b --limit 1; alter events add extra:note;"
         + " put events a note=hello; delete events n; scan events --columns note; status; drop events --yes");
-    assertEquals(0, r.code, r.err);
+    assertEquals(0, r.code(), r.err());
     assertEquals(List.of("n  kind=y", "a  note=hello"), r.lines().stream()
         .filter(l -> l.startsWith("n  ") || l.startsWith("a  ")).map(l -> l.replaceAll("  @\\S+$", "")).toList());
-    assertTrue(r.lines().contains("(limit 1 reached; use --limit N for more)"), r.out);
-    assertTrue(r.lines().contains("added column group extra to events"), r.out);
-    assertTrue(r.lines().contains("active master: " + cluster.master(0).address()), r.out);
-    assertTrue(r.lines().stream().anyMatch(l -> l.startsWith("  ts-0  127.0.0.1:") && l.contains("live")), r.out);
-    assertTrue(r.lines().contains("dropped table events"), r.out);
+    assertTrue(r.lines().contains("(limit 1 reached; use --limit N for more)"), r.out());
+    assertTrue(r.lines().contains("added column group extra to events"), r.out());
+    assertTrue(r.lines().contains("active master: " + CLUSTER.cluster().master(0).address()), r.out());
+    assertTrue(r.lines().stream().anyMatch(l -> l.startsWith("  ts-0  127.0.0.1:") && l.contains("live")), r.out());
+    assertTrue(r.lines().contains("dropped table events"), r.out());
   }
 
   @Test
   void badCommandPrintsOneErrorLineAndFails() {
     Result r = shell("-e", "frobnicate now");
-    assertEquals(1, r.code);
-    assertEquals("ERROR: unknown command 'frobnicate' (type 'help' for the list of commands)\n", r.err);
+    assertEquals(1, r.code());
+    assertEquals("ERROR: unknown command 'frobnicate' (type 'help' for the list of commands)\n", r.err());
     assertNoStackTrace(r);
   }
 
   @Test
   void serverErrorsPrintOneClearLine() {
     Result r = shell("-e", "get no_such_table k; list");
-    assertEquals(1, r.code, "a failed command fails the run");
-    assertEquals("ERROR: table 'no_such_table' does not exist\n", r.err);
+    assertEquals(1, r.code(), "a failed command fails the run");
+    assertEquals("ERROR: table 'no_such_table' does not exist\n", r.err());
     assertTrue(r.lines().get(r.lines().size() - 1).matches("\\d+ tables?"), "later commands still run");
     assertNoStackTrace(r);
 
     Result column = shell("-e", "create cols g:a; put cols k b=1");
-    assertEquals(1, column.code);
-    assertTrue(column.err.startsWith("ERROR: ") && column.err.contains("'b'"), column.err);
+    assertEquals(1, column.code());
+    assertTrue(column.err().startsWith("ERROR: ") && column.err().contains("'b'"), column.err());
     assertNoStackTrace(column);
 
     Result usage = shell("-e", "put onlytable");
-    assertEquals(1, usage.code);
-    assertTrue(usage.err.startsWith("ERROR: ") && usage.err.contains("help put"), usage.err);
+    assertEquals(1, usage.code());
+    assertTrue(usage.err().startsWith("ERROR: ") && usage.err().contains("help put"), usage.err());
 
     Result drop = shell("-e", "drop cols");
-    assertEquals(1, drop.code);
-    assertTrue(drop.err.contains("--yes"), drop.err);
+    assertEquals(1, drop.code());
+    assertTrue(drop.err().contains("--yes"), drop.err());
   }
 
   @Test
@@ -155,25 +128,25 @@ class ShellTest {
         "put scripted k2 c=2",
         "scan scripted"));
     Result stopped = shell("-f", script.toString());
-    assertEquals(1, stopped.code);
-    assertEquals(1, stopped.err.lines().count(), stopped.err);
-    assertFalse(stopped.out.contains("rows"), "nothing after the failure ran");
+    assertEquals(1, stopped.code());
+    assertEquals(1, stopped.err().lines().count(), stopped.err());
+    assertFalse(stopped.out().contains("rows"), "nothing after the failure ran");
 
     Result continued = shell("-f", script.toString(), "--continue-on-error");
-    assertEquals(1, continued.code);
+    assertEquals(1, continued.code());
     // The create fails this time (the table exists), the rest runs.
-    assertTrue(continued.out.contains("2 rows"), continued.out);
+    assertTrue(continued.out().contains("2 rows"), continued.out());
   }
 
   @Test
   void helpDescribesEveryCommand() {
     Result r = shell("-e", "help");
-    assertEquals(0, r.code, r.err);
+    assertEquals(0, r.code(), r.err());
     for (String command : List.of("create", "alter", "describe", "list", "drop", "put", "get", "scan", "delete",
-        "status", "help", "exit")) {
-      assertTrue(r.out.contains("  " + command), command + " in " + r.out);
+        "begin", "commit", "abort", "status", "help", "exit")) {
+      assertTrue(r.out().contains("  " + command), command + " in " + r.out());
     }
     Result scan = shell("-e", "help scan");
-    assertTrue(scan.out.contains("--limit") && scan.out.contains("--as-of"), scan.out);
+    assertTrue(scan.out().contains("--limit") && scan.out().contains("--as-of"), scan.out());
   }
 }

@@ -10,6 +10,7 @@ package org.logbase.common;
  *   /tables/&lt;name&gt;        TableMeta (protobuf): schema, tablets, assignment; updated by compare-and-set
  *   /table-ids            counter znode; its version is the last table id handed out
  *   /timestamp-bound      the timestamp oracle's persisted upper bound; updated by compare-and-set
+ *   /locks/&lt;table id&gt;/&lt;key&gt;  persistent, one per write-locked row (key in hex), data = holder's txnId
  * </pre>
  */
 public final class ZkPaths {
@@ -63,5 +64,10 @@ public final class ZkPaths {
   /** The timestamp oracle's bound: no timestamp at or above it has been handed out (decimal). */
   public String timestampBound() {
     return root + "/timestamp-bound";
+  }
+
+  /** Row write locks when transactions lock in ZooKeeper: {@code <table id>/<row key in hex>} below it. */
+  public String locks() {
+    return root + "/locks";
   }
 }

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.Transaction;
+import org.logbase.common.TransactionConflictException;
 import org.logbase.client.Put;
 import org.logbase.client.ScanSpec;
 import org.logbase.client.Scanner;
@@ -46,6 +48,42 @@ public final class ClientDemo implements Callable<Integer> {
 
   static byte[] value(int i) {
     return ("visits-of-" + key(i)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Swaps the names of the first and the last row (on different tablets) in one transaction, and
+   * shows first-committer-wins: of two transactions writing one row, the second to commit fails.
+   */
+  private boolean transactions(LogBaseClient client) {
+    byte[] first = key(0).getBytes(StandardCharsets.UTF_8);
+    byte[] last = key(rows - 1).getBytes(StandardCharsets.UTF_8);
+    long ts = client.inTransaction(txn -> {
+      byte[] a = txn.get(table, first).value("name");
+      byte[] b = txn.get(table, last).value("name");
+      txn.put(table, first, Map.of("name", b));
+      txn.put(table, last, Map.of("name", a));
+      return txn.startTimestamp();
+    });
+    Row swapped = client.table(table).get(first);
+    if (!Arrays.equals(("user " + (rows - 1)).getBytes(StandardCharsets.UTF_8), swapped.value("name"))) {
+      System.out.println("client: transaction result missing");
+      return false;
+    }
+    System.out.printf("client: transaction %d swapped the names of %s and %s atomically%n", ts, key(0), key(rows - 1));
+    try (Transaction t1 = client.begin(); Transaction t2 = client.begin()) {
+      t1.put(table, first, Map.of("name", "first writer".getBytes(StandardCharsets.UTF_8)));
+      t2.put(table, first, Map.of("name", "second writer".getBytes(StandardCharsets.UTF_8)));
+      t1.commit();
+      try {
+        t2.commit();
+        System.out.println("client: two transactions wrote the same row and both committed: WRONG");
+        return false;
+      } catch (TransactionConflictException e) {
+        System.out.println("client: of two transactions writing the same row, the second to commit was refused"
+            + " (first committer wins)");
+      }
+    }
+    return true;
   }
 
   @Override
@@ -91,6 +129,9 @@ public final class ClientDemo implements Callable<Integer> {
         }
       }
       System.out.println("client: 200 random gets returned exactly what was written");
+      if (!verifyOnly && !transactions(client)) {
+        return 1;
+      }
       return seen == rows ? 0 : 1;
     }
   }

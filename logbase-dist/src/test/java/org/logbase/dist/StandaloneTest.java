@@ -2,6 +2,11 @@ package org.logbase.dist;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -14,6 +19,7 @@ import org.logbase.client.ScanSpec;
 import org.logbase.client.Scanner;
 import org.logbase.client.Table;
 import org.logbase.client.TableDefinition;
+import org.logbase.shell.LogBaseShell;
 
 /** The embedded default (bin/logbase standalone): one JVM serves a client, and keeps data across restarts. */
 class StandaloneTest {
@@ -54,5 +60,45 @@ class StandaloneTest {
       }
       assertEquals(List.of("t"), client.admin().listTables());
     }
+  }
+
+  @Test
+  void shellTransactionsCommitAndAbort() throws Exception {
+    int zkPort = LocalCluster.freePort();
+    try (Standalone s = standalone(zkPort);
+        LogBaseClient client = LogBaseClient.connect("localhost:" + zkPort)) {
+      String zk = "localhost:" + zkPort;
+      // Rows on both sides of the split: one tablet server, two tablets.
+      String[] committed = shell(zk, 0, "create t g:c --splits m; begin; put t a c=1; put t z c=2; get t a; scan t;"
+          + " commit; get t z");
+      assertTrue(committed[0].matches("(?s)created table t with 2 tablets\n"
+          + "transaction \\d+ started \\(snapshot [^)]+\\)\n"
+          + "OK, buffered in transaction \\d+ \\(written at commit\\)\n".repeat(2)
+          + "a  c=1  @uncommitted\n"
+          + "a  c=1  @uncommitted\nz  c=2  @uncommitted\n2 rows\n"
+          + "committed at \\d+ \\(\\S+\\)\nz  c=2  @\\S+\n"), committed[0]);
+      assertArrayEquals(b("1"), client.table("t").get(b("a")).value("c"));
+
+      String[] aborted = shell(zk, 0, "begin; put t b c=3; abort; begin; put t q c=4");
+      assertTrue(aborted[0].contains("aborted\n"), aborted[0]);
+      assertTrue(aborted[1].matches("NOTE: transaction \\d+ was still open at the end: aborted, nothing of it was"
+          + " written\n"), aborted[1]);
+      assertNull(client.table("t").get(b("b")));
+      assertNull(client.table("t").get(b("q")));
+
+      String[] readOnly = shell(zk, 1, "begin --read-only; put t r c=5");
+      assertTrue(readOnly[1].startsWith("ERROR: transaction ") && readOnly[1].contains(" is read-only"), readOnly[1]);
+    }
+  }
+
+  /** Runs the shell with {@code -e}; returns its stdout and stderr after checking its exit code. */
+  private static String[] shell(String zk, int exitCode, String commands) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LogBaseShell.run(new String[] {"--zookeeper", zk, "-e", commands},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    String[] result = {out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+    assertEquals(exitCode, code, result[0] + result[1]);
+    return result;
   }
 }

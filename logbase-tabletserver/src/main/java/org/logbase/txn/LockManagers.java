@@ -14,7 +14,7 @@ public final class LockManagers {
     String kind = config.getString(LOCK_MANAGER, "local").trim();
     return switch (kind) {
       case "local" -> new LocalLockManager();
-      case "zookeeper" -> throw new UnsupportedOperationException("TODO-ZK");
+      case "zookeeper" -> new ZooKeeperLockManager(zk, paths.locks());
       default -> throw new IllegalArgumentException(LOCK_MANAGER + "=" + kind + ": expected local or zookeeper");
     };
   }

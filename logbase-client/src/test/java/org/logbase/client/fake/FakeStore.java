@@ -25,6 +25,12 @@ final class FakeStore {
     rows.computeIfAbsent(key, k -> new ArrayList<>()).add(0, new Version(timestamp, Map.of(), true));
   }
 
+  /** The timestamp of the row's newest version (put or delete); 0 if it has none. */
+  synchronized long newestTimestamp(byte[] key) {
+    List<Version> versions = rows.get(key);
+    return versions == null ? 0 : versions.get(0).timestamp();
+  }
+
   /** The row as of {@code asOf}, merging versions newest first; null if no column is visible. */
   synchronized Row get(byte[] key, Set<String> columns, long asOf) {
     List<Version> versions = rows.get(key);

@@ -18,12 +18,15 @@ import org.logbase.common.HybridTimestamp;
 import org.logbase.common.KeyOutOfRangeException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Row;
+import org.logbase.common.TransactionConflictException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.rpc.BatchMutateRequest;
 import org.logbase.rpc.BatchMutateResponse;
 import org.logbase.rpc.Cell;
 import org.logbase.rpc.ColumnValue;
+import org.logbase.rpc.CommitRequest;
+import org.logbase.rpc.CommitResponse;
 import org.logbase.rpc.DeleteRequest;
 import org.logbase.rpc.DeleteResponse;
 import org.logbase.rpc.GetRequest;
@@ -41,6 +44,8 @@ import org.logbase.rpc.TabletSpec;
 /**
  * A tablet server that serves the tablets {@link FakeMetadata} assigns to it and answers
  * NOT_SERVING_TABLET for the others. Scans can be told to stay open or to fail part-way.
+ * Transactions commit when all their rows are on one server (Commit; first committer wins);
+ * two-phase commit (Prepare, Decide) is not faked.
  */
 public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplBase {
   private final String id;
@@ -143,6 +148,33 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   }
 
   @Override
+  public void commit(CommitRequest request, StreamObserver<CommitResponse> observer) {
+    FakeRpc.respond(observer, () -> {
+      synchronized (this) { // validate and write as one step, as the real server does under its row locks
+        List<Served> served = request.getWritesList().stream()
+            .map(w -> serve(w.getTablet(), w.getMutation().getKey())).toList();
+        for (int i = 0; i < served.size(); i++) {
+          Mutation m = request.getWrites(i).getMutation();
+          served.get(i).schema.checkColumns(m.getColumnsList().stream().map(ColumnValue::getColumn).toList());
+          byte[] key = m.getKey().toByteArray();
+          long newest = meta.store(served.get(i).table).newestTimestamp(key);
+          if (newest > request.getStartTs()) {
+            throw new TransactionConflictException("transaction " + request.getStartTs() + " conflicts: row "
+                + Bytes.toStringBinary(key) + " of table '" + served.get(i).table + "' was written at " + newest
+                + ", after the transaction began");
+          }
+        }
+        long ts = meta.nextTimestamp();
+        for (int i = 0; i < served.size(); i++) {
+          Mutation m = request.getWrites(i).getMutation();
+          write(served.get(i), m.getKey(), m.getColumnsList(), m.getDelete(), ts);
+        }
+        return CommitResponse.newBuilder().setCommitTs(ts).build();
+      }
+    });
+  }
+
+  @Override
   public void scan(ScanRequest request, StreamObserver<ScanBatch> observer) {
     ServerCallStreamObserver<ScanBatch> call = (ServerCallStreamObserver<ScanBatch>) observer;
     scansStarted.incrementAndGet();
@@ -225,12 +257,15 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   }
 
   private long write(Served s, ByteString key, List<ColumnValue> columns, boolean delete) {
+    return write(s, key, columns, delete, meta.nextTimestamp());
+  }
+
+  private long write(Served s, ByteString key, List<ColumnValue> columns, boolean delete, long ts) {
     Map<String, byte[]> values = new LinkedHashMap<>();
     for (ColumnValue c : columns) {
       s.schema.schema().groupOf(c.getColumn());
       values.put(c.getColumn(), c.getValue().toByteArray());
     }
-    long ts = meta.nextTimestamp();
     if (delete) {
       meta.store(s.table).delete(key.toByteArray(), ts);
     } else {

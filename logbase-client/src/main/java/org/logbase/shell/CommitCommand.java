@@ -1,0 +1,19 @@
+package org.logbase.shell;
+
+import org.logbase.common.TransactionAbortedException;
+import org.logbase.common.TransactionConflictException;
+import picocli.CommandLine.Command;
+
+@Command(name = "commit", description = "Commits the open transaction: all its writes become visible at one timestamp.")
+final class CommitCommand extends ShellCommand {
+  @Override
+  void run() {
+    long ts;
+    try {
+      ts = session().endTransaction().commit();
+    } catch (TransactionConflictException | TransactionAbortedException e) {
+      throw new ShellException(e.getMessage() + " (nothing was written; begin again)", e);
+    }
+    printer().line("committed at " + TimestampArgs.format(ts));
+  }
+}
