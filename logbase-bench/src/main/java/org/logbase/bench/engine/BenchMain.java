@@ -10,10 +10,16 @@ import org.apache.hadoop.conf.Configuration;
  * {@code --fs-root}), run, always shut the cluster down and delete its data, and exit with a status
  * (explicitly: Hadoop leaves non-daemon threads behind that would keep the JVM alive).
  */
-final class BenchMain {
+public final class BenchMain {
   @FunctionalInterface
   interface Body {
     void run(BenchCluster cluster) throws Exception;
+  }
+
+  /** What a program does once its flags are read. */
+  @FunctionalInterface
+  public interface Program {
+    void run() throws Exception;
   }
 
   private BenchMain() {}
@@ -26,8 +32,7 @@ final class BenchMain {
     // Directory with core-site.xml / hdfs-site.xml for --fs-root: the client settings (replication!)
     // must be the ones the cluster's own clients use, or the comparison is not like for like.
     String hadoopConf = args.string("hadoop-conf", "");
-    int status = 0;
-    try {
+    runAndExit(program, () -> {
       args.finish(program);
       if (fsRoot.isEmpty() && !hadoopConf.isEmpty()) {
         throw new IllegalArgumentException("--hadoop-conf configures the client of --fs-root; give both");
@@ -36,6 +41,17 @@ final class BenchMain {
           : BenchCluster.attach(URI.create(fsRoot), hadoopConf(hadoopConf))) {
         body.run(cluster);
       }
+    });
+  }
+
+  /**
+   * Runs {@code body}, prints a failure with its stack trace, and exits with status 0 or 1
+   * (explicitly: Hadoop, ZooKeeper and gRPC leave non-daemon threads behind).
+   */
+  public static void runAndExit(String program, Program body) {
+    int status = 0;
+    try {
+      body.run();
     } catch (Throwable e) {
       System.out.flush();
       System.err.println(program + " FAILED: " + e);

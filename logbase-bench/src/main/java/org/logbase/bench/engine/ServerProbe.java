@@ -113,8 +113,7 @@ public final class ServerProbe {
     long settleSeconds = a.longValue("settle-seconds", 2);
     String name = a.string("name", "cluster.probe");
     a.finish("ServerProbe");
-    int status = 0;
-    try {
+    BenchMain.runAndExit("ServerProbe", () -> {
       if (server < 0 || datanode < 0) {
         throw new IllegalArgumentException("--server-pid and --datanode-pid are required");
       }
@@ -131,14 +130,7 @@ public final class ServerProbe {
         }
       }
       run(name, pids, startFile.isEmpty() ? null : Path.of(startFile), startText, maxSeconds, sampleMs, settleSeconds);
-    } catch (Throwable e) {
-      System.out.flush();
-      System.err.println("ServerProbe FAILED: " + e);
-      e.printStackTrace();
-      status = 1;
-    }
-    System.out.flush();
-    System.exit(status);
+    });
   }
 
   private static void run(String name, Map<String, Long> pids, Path startFile, String startText, long maxSeconds,

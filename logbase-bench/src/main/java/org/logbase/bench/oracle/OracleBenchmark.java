@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.logbase.bench.engine.Args;
+import org.logbase.bench.engine.BenchMain;
 import org.logbase.bench.engine.Report;
 import org.logbase.bench.engine.TimedLoop;
 import org.logbase.bench.txn.InProcessCluster;
@@ -56,18 +57,10 @@ public final class OracleBenchmark {
     Duration warmup = Duration.ofSeconds(a.longValue("warmup-seconds", 2));
     Duration window = Duration.ofSeconds(a.longValue("seconds", 3));
     int trials = a.intValue("trials", 3);
-    int status = 0;
-    try {
+    BenchMain.runAndExit("OracleBenchmark", () -> {
       a.finish("OracleBenchmark");
       new OracleBenchmark(warmup, window, trials).run(threadCounts);
-    } catch (Throwable e) {
-      System.out.flush();
-      System.err.println("OracleBenchmark FAILED: " + e);
-      e.printStackTrace();
-      status = 1;
-    }
-    System.out.flush();
-    System.exit(status); // ZooKeeper and gRPC leave non-daemon threads behind
+    });
   }
 
   private void run(List<Integer> threadCounts) throws Exception {

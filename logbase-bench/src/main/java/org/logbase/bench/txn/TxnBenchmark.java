@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 import org.logbase.bench.engine.Args;
+import org.logbase.bench.engine.BenchMain;
 import org.logbase.bench.engine.Report;
 import org.logbase.bench.engine.Sample;
 import org.logbase.bench.engine.ThreadCpuProfile;
@@ -48,8 +50,8 @@ public final class TxnBenchmark {
   private static final String CONTENTION = "contention";
   static final Runnable NOTHING = () -> {};
 
-  /** One way of writing, measured as a loop. */
-  private record Way(String name, TimedLoop.Op op) {}
+  /** One way of writing, measured as a loop; {@code key} names it in RESULT lines. */
+  private record Way(String name, String key, TimedLoop.Op op) {}
 
   /** A way's medians over the trials: operations per second and CPU (this whole JVM) per operation. */
   private record Measured(Sample perSecond, Sample cpuMicros) {
@@ -98,22 +100,14 @@ public final class TxnBenchmark {
     Set<String> phases = Set.of(a.string("phases", COMMIT + "," + TWO_PHASE + "," + CONTENTION).split(","));
     String fsRoot = a.string("fs-root", "");
     boolean profile = a.bool("profile", false);
-    int status = 0;
-    try {
+    BenchMain.runAndExit("TxnBenchmark", () -> {
       a.finish("TxnBenchmark");
       TxnBenchmark b = new TxnBenchmark(warmup, window, jit, trials, valueBytes, profile);
       Report.heading(String.format("TxnBenchmark: %d-byte values, %d s windows after %d s warm-up, %d trials, "
           + "3 tablet servers in this JVM", valueBytes, window.toSeconds(), warmup.toSeconds(), trials));
       b.run(fsRoot.isEmpty() ? null : fsRoot, phases, threads, twoPhaseThreads, contentionThreads,
           new Contention.Settings(keys, zipf), lockManagers);
-    } catch (Throwable e) {
-      System.out.flush();
-      System.err.println("TxnBenchmark FAILED: " + e);
-      e.printStackTrace();
-      status = 1;
-    }
-    System.out.flush();
-    System.exit(status); // ZooKeeper and gRPC leave non-daemon threads behind
+    });
   }
 
   private void run(String fsRoot, Set<String> phases, List<Integer> threads, List<Integer> twoPhaseThreads,
@@ -124,14 +118,14 @@ public final class TxnBenchmark {
       LogBaseClient client = cluster.client();
       SpreadTable t = SpreadTable.create(client, "t");
       Table table = client.table(t.name());
-      Way autocommit = new Way("autocommit", (thread, rng) -> {
+      Way autocommit = new Way("autocommit", "autocommit", (thread, rng) -> {
         table.put(SpreadTable.key(0, rng.nextLong()), Map.of(SpreadTable.COLUMN, value));
         return 1;
       });
-      Way oneRow = new Way("txn", (thread, rng) -> commit(client, t, 0, rng.nextLong()));
-      Way twoRowsOneServer = new Way("2 rows, 1 server", (thread, rng) ->
+      Way oneRow = new Way("txn", "txn", (thread, rng) -> commit(client, t, 0, rng.nextLong()));
+      Way twoRowsOneServer = new Way("1 server", "one_server", (thread, rng) ->
           commit(client, t, 0, rng.nextLong(), 0, rng.nextLong()));
-      Way twoRowsTwoServers = new Way("2 rows, 2 servers", (thread, rng) ->
+      Way twoRowsTwoServers = new Way("2 servers", "two_servers", (thread, rng) ->
           commit(client, t, 0, rng.nextLong(), 1, rng.nextLong()));
       if (phases.contains(COMMIT) || phases.contains(TWO_PHASE)) {
         int most = Math.max(max(threads), max(twoPhaseThreads));
@@ -141,10 +135,15 @@ public final class TxnBenchmark {
         }
       }
       if (phases.contains(COMMIT)) {
-        commitPhase(threads, t, autocommit, oneRow);
+        comparePhase("txn.commit", "one-row transactions vs autocommit puts on one tablet server", threads, oneRow,
+            autocommit, n -> String.format("commit: %d thread(s), one row of %d bytes per transaction / put, all on %s",
+                n, value.length, t.server(0)));
       }
       if (phases.contains(TWO_PHASE)) {
-        twoPhase(twoPhaseThreads, t, twoRowsOneServer, twoRowsTwoServers);
+        comparePhase("txn.twophase", "two-row transactions: two-phase commit over 2 servers vs one Commit on 1 server",
+            twoPhaseThreads, twoRowsTwoServers, twoRowsOneServer, n -> String.format(
+                "twophase: %d thread(s), two rows per transaction on %s and %s / both on %s", n, t.server(0),
+                t.server(1), t.server(0)));
       }
       if (phases.contains(CONTENTION)) {
         new Contention(this, contention).run(cluster, first, lockManagers.subList(1, lockManagers.size()), fsRoot,
@@ -164,45 +163,28 @@ public final class TxnBenchmark {
     return 1;
   }
 
-  private void commitPhase(List<Integer> threadCounts, SpreadTable t, Way autocommit, Way txn) throws Exception {
-    Report table = new Report("threads", "txn/s", "autocommit/s", "txn/autocommit", "txn cpu us", "autocommit cpu us");
+  /**
+   * Compares {@code x} with the baseline {@code y} at each thread count: medians, their ratio and the
+   * CPU per operation, as a table and one {@code RESULT name=<result>} line per thread count.
+   */
+  private void comparePhase(String result, String title, List<Integer> threadCounts, Way x, Way y,
+      IntFunction<String> heading) throws Exception {
+    Report table = new Report("threads", x.name() + "/s", y.name() + "/s", "ratio", x.name() + " cpu us",
+        y.name() + " cpu us");
     List<Runnable> results = new ArrayList<>();
     for (int threads : threadCounts) {
-      Report.heading(String.format("commit: %d thread(s), one row of %d bytes per transaction / put, all on %s",
-          threads, value.length, t.server(0)));
-      Map<String, Measured> m = compare(threads, List.of(txn, autocommit));
-      double x = m.get(txn.name()).perSecond().median();
-      double y = m.get(autocommit.name()).perSecond().median();
-      double xCpu = m.get(txn.name()).cpuMicros().median();
-      double yCpu = m.get(autocommit.name()).cpuMicros().median();
-      table.row(threads, x, y, x / y, xCpu, yCpu);
-      results.add(() -> Report.result("txn.commit", "threads", threads, "txn_per_s", Math.round(x),
-          "autocommit_per_s", Math.round(y), "ratio", x / y, "txn_cpu_us", xCpu, "autocommit_cpu_us", yCpu,
+      Report.heading(heading.apply(threads));
+      Map<String, Measured> m = compare(threads, List.of(x, y));
+      double xs = m.get(x.name()).perSecond().median();
+      double ys = m.get(y.name()).perSecond().median();
+      double xCpu = m.get(x.name()).cpuMicros().median();
+      double yCpu = m.get(y.name()).cpuMicros().median();
+      table.row(threads, xs, ys, xs / ys, xCpu, yCpu);
+      results.add(() -> Report.result(result, "threads", threads, x.key() + "_per_s", Math.round(xs),
+          y.key() + "_per_s", Math.round(ys), "ratio", xs / ys, x.key() + "_cpu_us", xCpu, y.key() + "_cpu_us", yCpu,
           "value_bytes", value.length, "trials", trials));
     }
-    Report.heading("one-row transactions vs autocommit puts, one tablet server (medians; cpu = this JVM's CPU per op)");
-    table.print();
-    results.forEach(Runnable::run);
-  }
-
-  private void twoPhase(List<Integer> threadCounts, SpreadTable t, Way oneServer, Way twoServers) throws Exception {
-    Report table = new Report("threads", "2 servers txn/s", "1 server txn/s", "ratio", "2 servers cpu us",
-        "1 server cpu us");
-    List<Runnable> results = new ArrayList<>();
-    for (int threads : threadCounts) {
-      Report.heading(String.format("twophase: %d thread(s), two rows per transaction on %s and %s / both on %s",
-          threads, t.server(0), t.server(1), t.server(0)));
-      Map<String, Measured> m = compare(threads, List.of(twoServers, oneServer));
-      double x = m.get(twoServers.name()).perSecond().median();
-      double y = m.get(oneServer.name()).perSecond().median();
-      double xCpu = m.get(twoServers.name()).cpuMicros().median();
-      double yCpu = m.get(oneServer.name()).cpuMicros().median();
-      table.row(threads, x, y, x / y, xCpu, yCpu);
-      results.add(() -> Report.result("txn.twophase", "threads", threads, "two_servers_per_s", Math.round(x),
-          "one_server_per_s", Math.round(y), "ratio", x / y, "two_servers_cpu_us", xCpu, "one_server_cpu_us", yCpu,
-          "value_bytes", value.length, "trials", trials));
-    }
-    Report.heading("two-row transactions: two-phase commit over 2 servers vs one Commit on 1 server (medians)");
+    Report.heading(title + " (medians; cpu = this JVM's CPU per operation, all servers included)");
     table.print();
     results.forEach(Runnable::run);
   }
