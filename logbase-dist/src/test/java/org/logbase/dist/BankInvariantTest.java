@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -34,8 +33,8 @@ import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.Row;
 import org.logbase.rpc.ListLocksRequest;
-import org.logbase.rpc.ListLocksResponse;
 import org.logbase.rpc.TabletServiceGrpc;
+import org.logbase.testing.Await;
 import org.logbase.testing.ChildProcess;
 
 /**
@@ -212,30 +211,19 @@ class BankInvariantTest {
     return balances(txn).values().stream().mapToLong(Long::longValue).sum();
   }
 
-  private static void awaitProgress(AtomicInteger done, int atLeast) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (done.get() < atLeast) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("clients stalled at " + done.get() + " transfers");
-      }
-      Thread.sleep(20);
-    }
+  private static void awaitProgress(AtomicInteger done, int atLeast) {
+    Await.until(Duration.ofMinutes(3), "clients reach " + atLeast + " transfers",
+        () -> done.get() >= atLeast);
   }
 
-  /** Polls every tablet server's lock table until all are empty (in-doubt ones resolve after the TTL). */
-  private static void awaitNoLocks(LocalCluster cluster) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+  /** Every tablet server's lock table empties (in-doubt transactions resolve after the TTL). */
+  private static void awaitNoLocks(LocalCluster cluster) {
     for (String id : cluster.tabletServers.keySet()) {
       ManagedChannel ch = NettyChannelBuilder.forTarget(cluster.tabletServerAddress(id)).usePlaintext().build();
       try {
-        ListLocksResponse locks;
-        while (!(locks = TabletServiceGrpc.newBlockingStub(ch).listLocks(ListLocksRequest.getDefaultInstance()))
-            .getLocksList().isEmpty()) {
-          if (System.nanoTime() > deadline) {
-            throw new AssertionError("locks left behind on " + id + ": " + locks.getLocksList());
-          }
-          Thread.sleep(100);
-        }
+        TabletServiceGrpc.TabletServiceBlockingStub stub = TabletServiceGrpc.newBlockingStub(ch);
+        Await.until(Duration.ofSeconds(60), "no lock left behind on " + id,
+            () -> stub.listLocks(ListLocksRequest.getDefaultInstance()).getLocksList().isEmpty());
       } finally {
         ch.shutdownNow();
       }

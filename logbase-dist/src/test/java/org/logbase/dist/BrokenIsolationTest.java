@@ -3,15 +3,9 @@ package org.logbase.dist;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
-import org.logbase.client.LogBaseClient;
 import org.logbase.dist.Histories.Variant;
 
 /**
@@ -21,35 +15,10 @@ import org.logbase.dist.Histories.Variant;
  * ({@code txn.test.readers.wait=false}); the client-side variants read the newest versions instead
  * of the snapshot, or write at once instead of at commit.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BrokenIsolationTest {
-  @TempDir static Path dir;
-  LocalCluster cluster;
-  LogBaseClient client;
-  LogBaseClient pausing;
-  Histories histories;
-
-  @BeforeAll
-  void start() throws Exception {
-    cluster = new LocalCluster(dir, 1, 3, false,
-        Map.of("txn.test.validate", "false", "txn.test.readers.wait", "false", "txn.lock.ttl.ms", "1500"));
-    client = LogBaseClient.connect(cluster.zkConnect());
-    pausing = LogBaseClient.connect(cluster.zkConnect());
-    Histories.createTable(client);
-    histories = new Histories(client);
-  }
-
-  @AfterAll
-  void stop() {
-    if (pausing != null) {
-      pausing.close();
-    }
-    if (client != null) {
-      client.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+class BrokenIsolationTest extends IsolationCluster {
+  @Override
+  Map<String, String> settings() {
+    return Map.of("txn.test.validate", "false", "txn.test.readers.wait", "false", "txn.lock.ttl.ms", "1500");
   }
 
   @Test

@@ -80,7 +80,7 @@ final class Histories {
     }
 
     List<Row> scan() {
-      return variant == Variant.READS_LATEST ? Cluster.scanAll(table) : inner.scan(TABLE, ScanSpec.all());
+      return variant == Variant.READS_LATEST ? scanAll(table) : inner.scan(TABLE, ScanSpec.all());
     }
 
     void put(byte[] key, long v) {
@@ -323,16 +323,11 @@ final class Histories {
     }
   }
 
-  /** Small helpers over the client for tests. */
-  static final class Cluster {
-    private Cluster() {}
-
-    static List<Row> scanAll(Table table) {
-      List<Row> out = new java.util.ArrayList<>();
-      try (var s = table.scan(ScanSpec.all())) {
-        s.forEach(out::add);
-      }
-      return out;
+  private static List<Row> scanAll(Table table) {
+    List<Row> out = new java.util.ArrayList<>();
+    try (var s = table.scan(ScanSpec.all())) {
+      s.forEach(out::add);
     }
+    return out;
   }
 }

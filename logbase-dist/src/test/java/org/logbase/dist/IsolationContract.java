@@ -4,15 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
-import org.logbase.client.LogBaseClient;
 import org.logbase.common.TransactionAbortedException;
 import org.logbase.dist.Histories.Variant;
 
@@ -24,37 +18,13 @@ import org.logbase.dist.Histories.Variant;
  * <p>How each test was checked to be able to fail: {@link BrokenIsolationTest} plays the same
  * history against a deliberately broken variant and asserts that the anomaly then does happen.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class IsolationContract {
-  @TempDir static Path dir;
-  LocalCluster cluster;
-  LogBaseClient client;
-  LogBaseClient pausing;
-  Histories histories;
-
+abstract class IsolationContract extends IsolationCluster {
   /** The lock manager under test: "local" or "zookeeper". */
   abstract String lockManager();
 
-  @BeforeAll
-  void start() throws Exception {
-    cluster = new LocalCluster(dir, 1, 3, false, Map.of("txn.lock.manager", lockManager(), "txn.lock.ttl.ms", "1500"));
-    client = LogBaseClient.connect(cluster.zkConnect());
-    pausing = LogBaseClient.connect(cluster.zkConnect());
-    Histories.createTable(client);
-    histories = new Histories(client);
-  }
-
-  @AfterAll
-  void stop() {
-    if (pausing != null) {
-      pausing.close();
-    }
-    if (client != null) {
-      client.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @Override
+  Map<String, String> settings() {
+    return Map.of("txn.lock.manager", lockManager(), "txn.lock.ttl.ms", "1500");
   }
 
   /** Broken variant: writes applied at once (BrokenIsolationTest#dirtyReadHappensWhenWritesAreNotBuffered). */

@@ -24,7 +24,7 @@ public final class PrepareAndHang {
         System.out.println("PREPARED " + txn.startTimestamp());
         System.out.flush();
         try {
-          Thread.sleep(Long.MAX_VALUE);
+          new java.util.concurrent.CountDownLatch(1).await(); // hang here until kill -9
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

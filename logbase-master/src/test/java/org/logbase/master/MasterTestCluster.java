@@ -1,5 +1,7 @@
 package org.logbase.master;
 
+import org.logbase.testing.Await;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
 package org.logbase.master;
 
+import org.logbase.testing.Await;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

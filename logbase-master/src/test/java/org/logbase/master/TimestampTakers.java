@@ -1,5 +1,7 @@
 package org.logbase.master;
 
+import org.logbase.testing.Await;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

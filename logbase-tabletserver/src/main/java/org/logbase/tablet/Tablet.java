@@ -136,11 +136,21 @@ public final class Tablet {
   }
 
   private CompletableFuture<Long> commitAtomically(List<LogRecord> records, long ts, Durability durability) {
-    long txn = records.get(0).txnId();
-    if (txn != 0) {
-      records.add(LogRecord.commit(ts, txn));
+    return store.append(withCommit(records, ts), durability).thenApply(appended -> ts);
+  }
+
+  /**
+   * The records of one write from {@link #putRecords} or {@link #deleteRecords} (transaction id 0),
+   * with the COMMIT record that makes them visible together when they span column groups.
+   */
+  public static List<LogRecord> withCommit(List<LogRecord> records, long ts) {
+    long group = records.get(0).txnId();
+    if (group == 0) {
+      return records;
     }
-    return store.append(records, durability).thenApply(appended -> ts);
+    List<LogRecord> out = new ArrayList<>(records);
+    out.add(LogRecord.commit(ts, group));
+    return out;
   }
 
   private static long await(CompletableFuture<Long> f) throws IOException {

@@ -13,7 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.TransactionAbortedException;
@@ -81,9 +80,6 @@ public final class TxnManager implements AutoCloseable {
   private final TxnSettings settings;
   private final Map<Long, Prepared> prepared = new ConcurrentHashMap<>();
   private final ScheduledExecutorService sweeper;
-  private final LongAdder commits = new LongAdder();
-  private final LongAdder conflicts = new LongAdder();
-  private final LongAdder resolved = new LongAdder();
 
   public TxnManager(StorageEngine engine, LockManager locks, TimestampSource clock, LocalTablets local,
       PrimaryResolver remote, TxnSettings settings) {
@@ -121,24 +117,13 @@ public final class TxnManager implements AutoCloseable {
       List<LogRecord> records = new ArrayList<>();
       for (int i = 0; i < writes.size(); i++) {
         ts[i] = first + i;
-        records.addAll(atomic(writes.get(i).records(ts[i], 0), ts[i]));
+        records.addAll(Tablet.withCommit(writes.get(i).records(ts[i], 0), ts[i]));
       }
       return unlockWhenDone(engine.append(records, durability), rows, owner).thenApply(a -> ts);
     } catch (RuntimeException e) {
       locks.unlockAll(rows, owner);
       throw e;
     }
-  }
-
-  /** A multi-group write's records need a COMMIT to become visible together. */
-  private static List<LogRecord> atomic(List<LogRecord> records, long ts) {
-    long group = records.get(0).txnId();
-    if (group == 0) {
-      return records;
-    }
-    List<LogRecord> out = new ArrayList<>(records);
-    out.add(LogRecord.commit(ts, group));
-    return out;
   }
 
   // ------------------------------------------------------------------ one participant
@@ -162,7 +147,6 @@ public final class TxnManager implements AutoCloseable {
         records.addAll(w.records(commitTs, startTs));
       }
       records.add(LogRecord.commit(commitTs, startTs));
-      commits.increment();
       return unlockWhenDone(engine.append(records, durability), rows, owner).thenApply(a -> commitTs);
     } catch (RuntimeException e) {
       locks.unlockAll(rows, owner);
@@ -352,7 +336,6 @@ public final class TxnManager implements AutoCloseable {
         ? resolve(h.txnId(), h.primaryTable(), h.primaryKey())
         : remote.resolve(h.txnId(), h.primaryTable(), h.primaryKey());
     join(finish(p, o, Durability.HFLUSH));
-    resolved.increment();
     LOG.info("resolved in-doubt transaction {}: {}", h.txnId(), o.committed() ? "committed at " + o.commitTs() : "aborted");
   }
 
@@ -409,7 +392,6 @@ public final class TxnManager implements AutoCloseable {
         resolveInDoubt(other);
         continue;
       }
-      conflicts.increment();
       throw new TransactionConflictException("transaction " + owner.txnId() + " conflicts: a row it writes is locked by "
           + (other.txnId() == 0 ? "a write in progress" : "transaction " + other.txnId()));
     }
@@ -432,7 +414,6 @@ public final class TxnManager implements AutoCloseable {
     for (RowWrite w : writes) {
       long newest = w.tablet().newestTimestamp(w.key());
       if (newest > startTs) {
-        conflicts.increment();
         throw new TransactionConflictException("transaction " + startTs + " conflicts: row "
             + Bytes.toStringBinary(w.key()) + " of table '" + w.tablet().descriptor().schema().name()
             + "' was written at " + newest + ", after the transaction began");
@@ -468,18 +449,6 @@ public final class TxnManager implements AutoCloseable {
   /** The row locks held now. */
   public List<LockManager.Held> locks() {
     return locks.all();
-  }
-
-  public long commits() {
-    return commits.sum();
-  }
-
-  public long conflicts() {
-    return conflicts.sum();
-  }
-
-  public long resolvedInDoubt() {
-    return resolved.sum();
   }
 
   @Override

@@ -44,6 +44,7 @@ import org.logbase.rpc.ScanBatch;
 import org.logbase.rpc.ScanRequest;
 import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletServiceGrpc;
+import org.logbase.testing.Await;
 
 /** One tablet server over real sockets, with a real ZooKeeper: serving, typed errors, bad input, session loss. */
 class TabletServerTest {
@@ -80,11 +81,7 @@ class TabletServerTest {
           .columnGroup("profile", "name", "email").columnGroup("stats", "visits", "score").build(),
           "t".getBytes(StandardCharsets.UTF_8));
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!serves(USERS0)) {
-      assertTrue(System.nanoTime() < deadline, "the master did not open the tablet within 30 s");
-      Thread.sleep(20);
-    }
+    Await.until(Duration.ofSeconds(30), "the master opens tablet 0 on the server", () -> serves(USERS0));
   }
 
   boolean serves(TabletRef tablet) {

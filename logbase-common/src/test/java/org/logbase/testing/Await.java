@@ -1,19 +1,19 @@
-package org.logbase.master;
+package org.logbase.testing;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Waits for a condition with a deadline; the way tests synchronise with asynchronous work. */
-final class Await {
-  static final Duration DEFAULT = Duration.ofSeconds(20);
+public final class Await {
+  public static final Duration DEFAULT = Duration.ofSeconds(20);
 
   private Await() {}
 
-  static void until(String what, BooleanSupplier condition) {
+  public static void until(String what, BooleanSupplier condition) {
     until(DEFAULT, what, condition);
   }
 
-  static void until(Duration max, String what, BooleanSupplier condition) {
+  public static void until(Duration max, String what, BooleanSupplier condition) {
     long deadline = System.nanoTime() + max.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
