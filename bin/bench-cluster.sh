@@ -23,6 +23,8 @@
 #   LOGBASE_ZK_PORT (22181), LOGBASE_NN_PORT (28020), LOGBASE_MASTER_PORT (26000),
 #   LOGBASE_TS_PORT (26020)  ports, away from a default cluster's
 #   BENCH_MVN_FLAGS          Maven flags (default: -o, offline)
+#   STEPS ("1 2")            which steps to run
+#   NET_YCSB_ARGS            more YCSB arguments for the step-2 loads (e.g. -p client.write.coalesce=false)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -41,6 +43,7 @@ NET_THREADS="${NET_THREADS:-16}"
 NET_CURVE="${NET_CURVE:-1 4 16 64}"
 NET_RECORDS="${NET_RECORDS:-200000}"
 ENGINE_TRIALS="${ENGINE_TRIALS:-3}"
+STEPS=" ${STEPS:-1 2} "
 export LOGBASE_ZK_PORT="${LOGBASE_ZK_PORT:-22181}"
 export LOGBASE_NN_PORT="${LOGBASE_NN_PORT:-28020}"
 export LOGBASE_MASTER_PORT="${LOGBASE_MASTER_PORT:-26000}"
@@ -214,6 +217,7 @@ result() { # NAME KEY VALUE ...: one RESULT line, like Report.result in the Java
 }
 
 # ---- step 1: YCSB workloada on 3 tablet servers -------------------------------------------------
+if [[ "$STEPS" == *" 1 "* ]]; then
 echo
 echo "=== step 1: YCSB $WORKLOAD, $YCSB_RECORDS records, $YCSB_OPERATIONS operations, $YCSB_THREADS threads, 3 tablet servers"
 start_cluster ycsb3 3
@@ -237,8 +241,10 @@ result cluster.ycsb.run workload workloada servers 3 threads "$YCSB_THREADS" ope
   update_avg_us "$(ycsb_value "$f" UPDATE 'AverageLatency(us)')" \
   update_p95_us "$(ycsb_value "$f" UPDATE '95thPercentileLatency(us)')" \
   update_p99_us "$(ycsb_value "$f" UPDATE '99thPercentileLatency(us)')"
+fi
 
 # ---- step 2: the network path against the engine, on one tablet server's HDFS -------------------
+if [[ "$STEPS" == *" 2 "* ]]; then
 echo
 echo "=== step 2: $NET_THREADS writers of 1 KiB values, HFLUSH: storage engine vs YCSB over RPC to 1 tablet server"
 start_cluster net1 1
@@ -259,8 +265,9 @@ grep -E '^(engine|baseline|records per flush|ratio)' "$engine_out" || true
 
 # The same table shape for every load: the fields are the columns of one column group, one tablet
 # (the engine benchmark writes one tablet too), each record one 1 KiB value.
+# shellcheck disable=SC2206
 net_props=(-p fieldcount=1 -p fieldlength=1024 -p logbase.columngroup=f -p logbase.tablets=1
-  -p logbase.durability=hflush)
+  -p logbase.durability=hflush ${NET_YCSB_ARGS:-})
 # Not measured: the tablet server's first requests run interpreted code, the engine's are warmed up.
 echo ">>> warm-up load (not counted)"
 ycsb "$out/cluster-net-warmup" load "${net_props[@]}" -p table=warmup -p recordcount=$((NET_RECORDS / 4)) \
@@ -316,6 +323,7 @@ result network.path unit records/s threads "$NET_THREADS" value_bytes 1024 durab
   ycsb_cpu_us_per_record "$(calc "$(net_value tabletserver_cpu_us_per_record) + $(net_value client_cpu_us_per_record)")" \
   engine_cpu_us_per_record "$(calc "$(result_value "$engine_out" engine_cpu_cores) * 1e6 / $engine")"
 grep '^RESULT' "$engine_out" >> "$results"
+fi
 result cluster.bench seconds $((SECONDS - began))
 
 echo

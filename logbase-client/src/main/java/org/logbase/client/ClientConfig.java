@@ -19,6 +19,19 @@ public final class ClientConfig {
   public static final String SCAN_BUFFERED_BATCHES = "client.scan.buffered.batches";
   public static final int DEFAULT_SCAN_BUFFERED_BATCHES = 2;
 
+  /**
+   * Whether single-row puts and deletes that threads make at the same time to one tablet travel
+   * together in one request (each still its own atomic write, each caller still waits for its own).
+   */
+  public static final String WRITE_COALESCE = "client.write.coalesce";
+  public static final boolean DEFAULT_WRITE_COALESCE = true;
+  /** Requests one tablet may have outstanding before further writes to it wait to go together. */
+  public static final String WRITE_IN_FLIGHT_PER_TABLET = "client.write.in.flight.per.tablet";
+  public static final int DEFAULT_WRITE_IN_FLIGHT_PER_TABLET = 1;
+  /** Most writes that travel together in one request. */
+  public static final String WRITE_BATCH_MAX_ROWS = "client.write.batch.max.rows";
+  public static final int DEFAULT_WRITE_BATCH_MAX_ROWS = 256;
+
   /** Attempts {@link LogBaseClient#inTransaction} makes before it gives up on conflicts. */
   public static final String TXN_RETRY_ATTEMPTS = "client.txn.retry.attempts";
   public static final int DEFAULT_TXN_RETRY_ATTEMPTS = 10;

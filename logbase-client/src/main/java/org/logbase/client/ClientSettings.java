@@ -17,7 +17,10 @@ record ClientSettings(
     long retryMaxMs,
     int scanPrefetchTablets,
     int scanBufferedBatches,
-    int txnRetryAttempts) {
+    int txnRetryAttempts,
+    boolean writeCoalesce,
+    int writeInFlightPerTablet,
+    int writeBatchMaxRows) {
 
   static ClientSettings from(Config c) {
     String zk = c.getString(ClusterConfig.ZK_CONNECT, "").trim();
@@ -39,7 +42,12 @@ record ClientSettings(
         (int) positive(c, ClientConfig.SCAN_BUFFERED_BATCHES,
             c.getInt(ClientConfig.SCAN_BUFFERED_BATCHES, ClientConfig.DEFAULT_SCAN_BUFFERED_BATCHES)),
         (int) positive(c, ClientConfig.TXN_RETRY_ATTEMPTS,
-            c.getInt(ClientConfig.TXN_RETRY_ATTEMPTS, ClientConfig.DEFAULT_TXN_RETRY_ATTEMPTS)));
+            c.getInt(ClientConfig.TXN_RETRY_ATTEMPTS, ClientConfig.DEFAULT_TXN_RETRY_ATTEMPTS)),
+        c.getBoolean(ClientConfig.WRITE_COALESCE, ClientConfig.DEFAULT_WRITE_COALESCE),
+        (int) positive(c, ClientConfig.WRITE_IN_FLIGHT_PER_TABLET,
+            c.getInt(ClientConfig.WRITE_IN_FLIGHT_PER_TABLET, ClientConfig.DEFAULT_WRITE_IN_FLIGHT_PER_TABLET)),
+        (int) positive(c, ClientConfig.WRITE_BATCH_MAX_ROWS,
+            c.getInt(ClientConfig.WRITE_BATCH_MAX_ROWS, ClientConfig.DEFAULT_WRITE_BATCH_MAX_ROWS)));
   }
 
   private static long positive(Config c, String key, long value) {

@@ -6,10 +6,9 @@ import java.util.List;
 import java.util.Map;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
-import org.logbase.rpc.DeleteRequest;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
-import org.logbase.rpc.PutRequest;
+import org.logbase.rpc.Mutation;
 
 /**
  * Reads and writes the rows of one table. Each call goes to the tablet server holding the key,
@@ -42,12 +41,8 @@ public final class Table {
    * @return the commit timestamp
    */
   public long put(byte[] key, Map<String, byte[]> columns, Durability durability) {
-    return rpc.call(name, key, "put to table '" + name + "'", (stub, ref) -> stub.put(PutRequest.newBuilder()
-        .setTablet(ref)
-        .setKey(ByteString.copyFrom(key))
-        .addAllColumns(Protos.columns(columns))
-        .setDurability(durability.toProto())
-        .build()).getTimestamp());
+    Mutation m = Mutation.newBuilder().setKey(ByteString.copyFrom(key)).addAllColumns(Protos.columns(columns)).build();
+    return rpc.write(name, key, "put to table '" + name + "'", m, durability);
   }
 
   /** The newest version of every column of the row; null if there is no such row. */
@@ -83,11 +78,8 @@ public final class Table {
    * @return the commit timestamp of the tombstone
    */
   public long delete(byte[] key, Durability durability) {
-    return rpc.call(name, key, "delete from table '" + name + "'", (stub, ref) -> stub.delete(DeleteRequest.newBuilder()
-        .setTablet(ref)
-        .setKey(ByteString.copyFrom(key))
-        .setDurability(durability.toProto())
-        .build()).getTimestamp());
+    Mutation m = Mutation.newBuilder().setKey(ByteString.copyFrom(key)).setDelete(true).build();
+    return rpc.write(name, key, "delete from table '" + name + "'", m, durability);
   }
 
   /** Writes many rows with {@link Durability#HFLUSH}; see {@link #batchPut(List, Durability)}. */

@@ -1,11 +1,13 @@
 package org.logbase.client;
 
 import org.logbase.common.rpc.ChannelPool;
+import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.Channel;
 import io.grpc.Deadline;
 import io.grpc.StatusRuntimeException;
 import org.logbase.common.Bytes;
 import org.logbase.common.NotServingTabletException;
+import org.logbase.rpc.Mutation;
 import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletServiceGrpc;
 import org.logbase.rpc.TabletServiceGrpc.TabletServiceBlockingStub;
@@ -26,12 +28,21 @@ final class TabletRpc {
   private final ChannelPool connections;
   private final Retrier retrier;
   private final ClientSettings settings;
+  private final WriteCoalescer writes;
 
   TabletRpc(LocationCache locations, ChannelPool connections, Retrier retrier, ClientSettings settings) {
     this.locations = locations;
     this.connections = connections;
     this.retrier = retrier;
     this.settings = settings;
+    this.writes = new WriteCoalescer(
+        // The answer is handled on the network thread (settling futures, sending the next batch never
+        // blocks): one thread hand-off less per request than gRPC's default executor.
+        (route, request, deadline) -> TabletServiceGrpc.newFutureStub(connections.channel(route.address()))
+            .withExecutor(MoreExecutors.directExecutor()).withDeadline(deadline).batchMutate(request),
+        settings.writeCoalesce(), settings.writeInFlightPerTablet(), settings.writeBatchMaxRows(),
+        // Half the message limit: room for the request's own framing, and for the answer's.
+        settings.maxMessageBytes() / 2);
   }
 
   ClientSettings settings() {
@@ -54,6 +65,25 @@ final class TabletRpc {
       TabletInfo tablet = serving(locs, key);
       try {
         return call.run(TabletServiceGrpc.newBlockingStub(channel(tablet)).withDeadline(deadline), ref(table, tablet));
+      } catch (StatusRuntimeException e) {
+        throw Rpcs.failure(e, what, () -> locations.invalidate(locs));
+      }
+    });
+  }
+
+  /**
+   * Writes one row of {@code table} (a put or a tombstone), together with other threads' writes to
+   * the same tablet when they coincide (see {@link WriteCoalescer}), retrying like {@link #call}.
+   *
+   * @return the write's commit timestamp
+   */
+  long write(String table, byte[] key, String what, Mutation mutation, Durability durability) {
+    Deadline deadline = settings.newDeadline();
+    return retrier.run(deadline, () -> {
+      TableLocations locs = locations.get(table, deadline);
+      TabletInfo tablet = serving(locs, key);
+      try {
+        return writes.write(new WriteCoalescer.Route(tablet.address(), ref(table, tablet)), mutation, durability, deadline);
       } catch (StatusRuntimeException e) {
         throw Rpcs.failure(e, what, () -> locations.invalidate(locs));
       }

@@ -38,6 +38,8 @@ import site.ycsb.Status;
  *   <li>{@code logbase.createtable} (default true) — create the table if missing, with columns
  *       field0..field{fieldcount-1} and {@code logbase.tablets} tablets (default 6) split over
  *       YCSB's key space
+ *   <li>any {@code client.*} or {@code rpc.*} setting of the client library, passed through (for
+ *       example {@code client.write.coalesce=false})
  * </ul>
  *
  * <p>YCSB makes one instance per client thread; they share one {@link LogBaseClient}.
@@ -60,8 +62,7 @@ public final class LogBaseYcsbClient extends DB {
     try {
       synchronized (LOCK) {
         if (shared == null) {
-          shared = LogBaseClient.connect(Config.empty()
-              .with(ClusterConfig.ZK_CONNECT, p.getProperty("logbase.zookeeper", "localhost:2181")));
+          shared = LogBaseClient.connect(clientConfig(p));
         }
         users++;
         if (Boolean.parseBoolean(p.getProperty("logbase.createtable", "true"))) {
@@ -71,6 +72,17 @@ public final class LogBaseYcsbClient extends DB {
     } catch (LogBaseException e) {
       throw new DBException("cannot set up LogBase: " + e.getMessage(), e);
     }
+  }
+
+  /** The client's settings: the ZooKeeper address, and any client.* or rpc.* property passed through. */
+  static Config clientConfig(Properties p) {
+    Config c = Config.empty().with(ClusterConfig.ZK_CONNECT, p.getProperty("logbase.zookeeper", "localhost:2181"));
+    for (String name : p.stringPropertyNames()) {
+      if (name.startsWith("client.") || name.startsWith("rpc.")) {
+        c = c.with(name, p.getProperty(name));
+      }
+    }
+    return c;
   }
 
   private void createTableIfMissing(Properties p) {

@@ -1,0 +1,227 @@
+package org.logbase.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.SettableFuture;
+import com.google.protobuf.ByteString;
+import io.grpc.Deadline;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.logbase.common.ErrorCode;
+import org.logbase.common.rpc.RpcErrors;
+import org.logbase.rpc.BatchMutateRequest;
+import org.logbase.rpc.BatchMutateResponse;
+import org.logbase.rpc.Mutation;
+import org.logbase.rpc.TabletRef;
+import org.logbase.testing.Await;
+
+/** The coalescer against a sender whose requests the test answers by hand. */
+class WriteCoalescerTest {
+  private static final WriteCoalescer.Route ROUTE =
+      new WriteCoalescer.Route("ts1:1", TabletRef.newBuilder().setTable("t").setTabletId(1).build());
+
+  /** Requests in the order sent, each with the future the test completes. */
+  private final List<Sent> sent = new ArrayList<>();
+  private final ExecutorService callers = Executors.newCachedThreadPool();
+
+  private record Sent(BatchMutateRequest request, SettableFuture<BatchMutateResponse> answer) {
+    List<String> keys() {
+      return request.getMutationsList().stream().map(m -> m.getKey().toStringUtf8()).toList();
+    }
+  }
+
+  @AfterEach
+  void stopCallers() {
+    callers.shutdownNow();
+  }
+
+  private synchronized ListenableFuture<BatchMutateResponse> send(
+      WriteCoalescer.Route route, BatchMutateRequest request, Deadline deadline) {
+    SettableFuture<BatchMutateResponse> f = SettableFuture.create();
+    sent.add(new Sent(request, f));
+    return f;
+  }
+
+  private synchronized Sent sent(int i) {
+    return sent.get(i);
+  }
+
+  private synchronized int sentCount() {
+    return sent.size();
+  }
+
+  private WriteCoalescer coalescer(boolean enabled, int inFlight, int maxRows) {
+    return new WriteCoalescer(this::send, enabled, inFlight, maxRows, 1 << 20);
+  }
+
+  private Future<Long> write(WriteCoalescer c, String key) {
+    Mutation m = Mutation.newBuilder().setKey(ByteString.copyFrom(key, StandardCharsets.UTF_8)).build();
+    return callers.submit(() -> c.write(ROUTE, m, Durability.HFLUSH, Deadline.after(30, TimeUnit.SECONDS)));
+  }
+
+  /** Answers request i with timestamps base, base + 1, ... */
+  private void succeed(int i, long base) {
+    BatchMutateResponse.Builder b = BatchMutateResponse.newBuilder();
+    for (int j = 0; j < sent(i).request().getMutationsCount(); j++) {
+      b.addTimestamps(base + j);
+    }
+    sent(i).answer().set(b.build());
+  }
+
+  private static StatusRuntimeException typed(ErrorCode code) {
+    return RpcErrors.toStatus(code.exception("refused by the test"));
+  }
+
+  @Test
+  void aLoneWriteLeavesAtOnce() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> a = write(c, "a");
+    Await.until("first request sent", () -> sentCount() == 1);
+    assertEquals(List.of("a"), sent(0).keys());
+    succeed(0, 42);
+    assertEquals(42L, a.get(20, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void writesArrivingWhileARequestIsOutstandingLeaveTogether() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> a = write(c, "a");
+    Await.until("first request sent", () -> sentCount() == 1);
+    List<Future<Long>> waiting = new ArrayList<>();
+    for (String k : List.of("b", "c", "d")) {
+      waiting.add(write(c, k));
+    }
+    // They cannot go before the first answer: in flight is limited to one.
+    Await.until("three writes waiting", () -> c.waiting(ROUTE) == 3);
+    assertEquals(1, sentCount(), "nothing leaves while one request is outstanding");
+    succeed(0, 10);
+    assertEquals(10L, a.get(20, TimeUnit.SECONDS));
+    Await.until("second request sent", () -> sentCount() == 2);
+    assertEquals(3, sent(1).keys().size());
+    assertTrue(sent(1).keys().containsAll(List.of("b", "c", "d")));
+    succeed(1, 100);
+    List<Long> ts = new ArrayList<>();
+    for (Future<Long> f : waiting) {
+      ts.add(f.get(20, TimeUnit.SECONDS));
+    }
+    // Each caller gets the timestamp of its own position in the request.
+    for (int i = 0; i < 3; i++) {
+      String key = List.of("b", "c", "d").get(i);
+      assertEquals(100L + sent(1).keys().indexOf(key), ts.get(i));
+    }
+  }
+
+  @Test
+  void batchesRespectTheRowLimit() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 2);
+    Future<Long> a = write(c, "a");
+    Await.until("first request sent", () -> sentCount() == 1);
+    List<Future<Long>> waiting = new ArrayList<>();
+    for (String k : List.of("b", "c", "d")) {
+      waiting.add(write(c, k));
+    }
+    Await.until("three writes waiting", () -> c.waiting(ROUTE) == 3);
+    succeed(0, 1);
+    Await.until("second request sent", () -> sentCount() == 2);
+    assertEquals(2, sent(1).keys().size());
+    succeed(1, 10);
+    Await.until("third request sent", () -> sentCount() == 3);
+    assertEquals(1, sent(2).keys().size());
+    succeed(2, 20);
+    a.get(20, TimeUnit.SECONDS);
+    for (Future<Long> f : waiting) {
+      f.get(20, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aBatchRefusedForBadInputIsResentOneWriteAtATime() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    Future<Long> good = write(c, "good");
+    Future<Long> bad = write(c, "bad");
+    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
+    succeed(0, 1);
+    Await.until("batch sent", () -> sentCount() == 2);
+    assertEquals(2, sent(1).keys().size());
+    sent(1).answer().setException(typed(ErrorCode.COLUMN_NOT_IN_SCHEMA));
+    Await.until("each resent alone", () -> sentCount() == 4);
+    for (int i = 2; i < 4; i++) {
+      assertEquals(1, sent(i).keys().size());
+      if (sent(i).keys().get(0).equals("bad")) {
+        sent(i).answer().setException(typed(ErrorCode.COLUMN_NOT_IN_SCHEMA));
+      } else {
+        succeed(i, 77);
+      }
+    }
+    assertEquals(1L, first.get(20, TimeUnit.SECONDS));
+    assertEquals(77L, good.get(20, TimeUnit.SECONDS));
+    ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(20, TimeUnit.SECONDS));
+    StatusRuntimeException s = assertInstanceOf(StatusRuntimeException.class, e.getCause());
+    assertEquals(ErrorCode.COLUMN_NOT_IN_SCHEMA.name(), s.getTrailers().get(RpcErrors.ERROR_CODE));
+  }
+
+  @Test
+  void aRoutingFailureReachesEveryWriterOfTheBatchWithoutResending() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    Future<Long> b = write(c, "b");
+    Future<Long> d = write(c, "d");
+    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
+    succeed(0, 1);
+    Await.until("batch sent", () -> sentCount() == 2);
+    sent(1).answer().setException(typed(ErrorCode.NOT_SERVING_TABLET));
+    for (Future<Long> f : List.of(b, d)) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(20, TimeUnit.SECONDS));
+      StatusRuntimeException s = assertInstanceOf(StatusRuntimeException.class, e.getCause());
+      assertEquals(ErrorCode.NOT_SERVING_TABLET.name(), s.getTrailers().get(RpcErrors.ERROR_CODE));
+    }
+    assertEquals(2, sentCount(), "a routing failure is the caller's retry loop's business, not a resend");
+    first.get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void theNextBatchLeavesEvenWhenTheSenderThrows() throws Exception {
+    WriteCoalescer c = new WriteCoalescer((route, request, deadline) -> {
+      if (request.getMutations(0).getKey().toStringUtf8().equals("boom")) {
+        throw new StatusRuntimeException(Status.UNAVAILABLE.withDescription("channel shut down"), new Metadata());
+      }
+      return send(route, request, deadline);
+    }, true, 1, 100, 1 << 20);
+    Future<Long> boom = write(c, "boom");
+    ExecutionException e = assertThrows(ExecutionException.class, () -> boom.get(20, TimeUnit.SECONDS));
+    assertInstanceOf(StatusRuntimeException.class, e.getCause());
+    Future<Long> next = write(c, "next");
+    Await.until("next request sent", () -> sentCount() == 1);
+    succeed(0, 5);
+    assertEquals(5L, next.get(20, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void disabledSendsEveryWriteOnItsOwn() throws Exception {
+    WriteCoalescer c = coalescer(false, 1, 100);
+    Future<Long> a = write(c, "a");
+    Future<Long> b = write(c, "b");
+    Await.until("both sent", () -> sentCount() == 2);
+    succeed(0, 1);
+    succeed(1, 2);
+    assertEquals(3L, a.get(20, TimeUnit.SECONDS) + b.get(20, TimeUnit.SECONDS));
+  }
+}
