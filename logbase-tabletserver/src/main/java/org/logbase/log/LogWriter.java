@@ -22,9 +22,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Appends records to the log with group commit: callers enqueue requests; one writer thread takes
- * everything queued (up to a batch size), writes it, flushes once, hands the durable records to the
- * {@link Listener} and only then completes the callers' futures. Nothing is acknowledged before the
- * flush that covers it returned.
+ * everything queued (up to a batch size), writes it and flushes once; a second thread, the
+ * acknowledger, then hands each durable batch to the {@link Listener} and only after that completes
+ * the callers' futures. Nothing is acknowledged before the flush that covers it returned.
+ *
+ * <p>Why two threads: waking the blocked callers of a batch (one thread wake-up each) takes about
+ * as long as a flush of it. Done on the writer thread, the log would sit idle meanwhile; on the
+ * acknowledger, the next batch is already being written and flushed, so the log is kept busy and
+ * batches stay small (lower latency for the same throughput). Batches still reach the listener one
+ * at a time, in log order.
  *
  * <p>If a write or flush fails, the writer abandons the segment, opens a new one and writes the
  * whole unacknowledged batch again (same LSNs; replay skips the duplicates). If that fails too, the
@@ -38,7 +44,10 @@ public final class LogWriter implements Closeable {
   private static final int STREAM_BUFFER_BYTES = 256 << 10;
   private static final long BLOCK_ROUNDING = 1L << 20;
 
-  /** Called on the writer thread for every durable batch, before any of it is acknowledged. */
+  /**
+   * Called for every durable batch before any of it is acknowledged: on one thread (the
+   * acknowledger), batch after batch in log order.
+   */
   @FunctionalInterface
   public interface Listener {
     /**
@@ -65,6 +74,11 @@ public final class LogWriter implements Closeable {
 
   private static final Request CLOSE = new Request(List.of(), new byte[0][], false, 0);
 
+  /** A flushed batch on its way to the listener and the callers. */
+  private record Durable(List<Request> batch, List<AppendedRecord> records, LogPosition end) {}
+
+  private static final Durable ACKER_STOP = new Durable(List.of(), List.of(), null);
+
   private final FileSystem fs;
   private final Path dir;
   private final LogConfig config;
@@ -73,6 +87,8 @@ public final class LogWriter implements Closeable {
   private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
   private final Object stateLock = new Object();
   private final Thread thread;
+  private final BlockingQueue<Durable> durable = new LinkedBlockingQueue<>();
+  private final Thread acker;
   private final ExecutorService closer = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "log-segment-closer");
     t.setDaemon(true);
@@ -108,6 +124,8 @@ public final class LogWriter implements Closeable {
     this.segment = firstSegment - 1;
     this.thread = new Thread(this::run, "log-writer-" + dir.getName());
     this.thread.setDaemon(true);
+    this.acker = new Thread(this::acknowledge, "log-acker-" + dir.getName());
+    this.acker.setDaemon(true);
   }
 
   /**
@@ -125,6 +143,7 @@ public final class LogWriter implements Closeable {
     long first = existing.isEmpty() ? 1 : existing.get(existing.size() - 1) + 1;
     LogWriter w = new LogWriter(fs, dir, config, firstLsn, first, listener, faults);
     w.openNextSegment();
+    w.acker.start();
     w.thread.start();
     return w;
   }
@@ -188,7 +207,8 @@ public final class LogWriter implements Closeable {
       queue.add(CLOSE);
     }
     try {
-      thread.join();
+      thread.join(); // it hands the acknowledger its stop after the last batch
+      acker.join();
       closer.shutdown();
       closer.awaitTermination(5, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
@@ -201,6 +221,14 @@ public final class LogWriter implements Closeable {
   }
 
   private void run() {
+    try {
+      writeBatches();
+    } finally {
+      durable.add(ACKER_STOP); // after every batch the writer handed over
+    }
+  }
+
+  private void writeBatches() {
     List<Request> batch = new ArrayList<>();
     while (true) {
       batch.clear();
@@ -272,26 +300,43 @@ public final class LogWriter implements Closeable {
         return;
       }
     }
-    LogPosition end;
-    try {
-      end = new LogPosition(segment, out.getPos());
-      listener.onDurable(all, end);
-    } catch (RuntimeException e) {
-      // Durable but not applied: the caller must not believe the write is visible.
-      LOG.error("applying a durable batch failed", e);
-      batch.forEach(r -> r.done.completeExceptionally(e));
-      return;
-    }
+    LogPosition end = new LogPosition(segment, out.getPos());
     // Counted before the acks so that a caller who saw its ack also sees it in stats().
     batches++;
     records += count;
-    int i = 0;
-    for (Request r : batch) {
-      r.done.complete(all.subList(i, i + r.frames.length));
-      i += r.frames.length;
-    }
+    durable.add(new Durable(new ArrayList<>(batch), all, end));
     if (end.offset() >= config.segmentBytes()) {
       roll();
+    }
+  }
+
+  /** The acknowledger's loop: durable batches, in log order, to the listener, then to the callers. */
+  private void acknowledge() {
+    while (true) {
+      Durable d;
+      try {
+        d = durable.take();
+      } catch (InterruptedException e) {
+        LOG.error("log acknowledger interrupted; stopping writes");
+        stopWrites(e);
+        return;
+      }
+      if (d == ACKER_STOP) {
+        return;
+      }
+      try {
+        listener.onDurable(d.records(), d.end());
+      } catch (RuntimeException e) {
+        // Durable but not applied: the caller must not believe the write is visible.
+        LOG.error("applying a durable batch failed", e);
+        d.batch().forEach(r -> r.done.completeExceptionally(e));
+        continue;
+      }
+      int i = 0;
+      for (Request r : d.batch()) {
+        r.done.complete(d.records().subList(i, i + r.frames.length));
+        i += r.frames.length;
+      }
     }
   }
 

@@ -1,6 +1,9 @@
 package org.logbase.log;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +31,9 @@ public final class RecordCodec {
   /** Smallest possible frame: fixed fields, empty key (1 varint byte), no columns (1 varint byte). */
   public static final int MIN_FRAME_BYTES = FRAME_HEADER_BYTES + FIXED_BODY_BYTES + 2;
   private static final int LSN_OFFSET = FRAME_HEADER_BYTES + 4;
+
+  private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
   private RecordCodec() {}
 
@@ -59,8 +65,10 @@ public final class RecordCodec {
 
   /** Writes the LSN into an encoded frame and computes its CRC; the frame is then final. */
   public static void seal(byte[] frame, long lsn) {
-    ByteBuffer.wrap(frame).putLong(LSN_OFFSET, lsn);
-    ByteBuffer.wrap(frame).putInt(4, crc(frame, 0, frame.length));
+    // Array views, not ByteBuffer.wrap: this runs on the log writer thread for every record, and
+    // the wrappers were a sizeable share of that thread's allocations.
+    LONG_BE.set(frame, LSN_OFFSET, lsn);
+    INT_BE.set(frame, 4, crc(frame, 0, frame.length));
   }
 
   /** Body length a frame header claims (unchecked). */

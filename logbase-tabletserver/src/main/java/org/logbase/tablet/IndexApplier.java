@@ -17,7 +17,7 @@ import org.logbase.log.RecordType;
  * of an atomic multi-column-group write) wait for their COMMIT, and an ABORT drops them, so
  * uncommitted data never reaches an index.
  *
- * <p>Records are applied by one thread (the log writer thread, or the recovery thread); tablets may
+ * <p>Records are applied by one thread (the log's acknowledger thread, or the recovery thread); tablets may
  * be registered and unregistered, and prepared transactions found by a replay restored, from others.
  */
 public final class IndexApplier {

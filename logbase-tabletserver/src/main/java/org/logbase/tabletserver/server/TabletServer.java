@@ -68,6 +68,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private ServedTablets tablets;
   private LogBaseClient cluster;
   private TxnManager txns;
+  private TabletServiceImpl service;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   public static void main(String[] args) {
@@ -126,7 +127,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, TxnSettings.from(config));
     tablets.afterRecovery(txns::adoptRecovered);
-    TabletServiceImpl service = new TabletServiceImpl(tablets, txns);
+    service = new TabletServiceImpl(tablets, txns);
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
@@ -162,6 +163,11 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   /** For tests: the ZooKeeper client, whose session a test may kill. */
   CuratorFramework zk() {
     return zk;
+  }
+
+  /** Client requests served so far (each RPC counts once, however many rows it carries). */
+  long requestsServed() {
+    return service.requests();
   }
 
   /** Whether requests are still being served (false once stopping or after session loss). */

@@ -148,6 +148,56 @@ class TabletServerTest {
   }
 
   @Test
+  void concurrentClientPutsShareRequestsAndOnlyTheBadOnesFail() throws Exception {
+    int threads = 16;
+    int each = 50;
+    try (org.logbase.client.LogBaseClient client = org.logbase.client.LogBaseClient.connect(zkServer.getConnectString())) {
+      org.logbase.client.Table users = client.table("users");
+      users.put("c-warm".getBytes(StandardCharsets.UTF_8), java.util.Map.of("name", new byte[] {1}));
+      long before = server.requestsServed();
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+      try {
+        List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int thread = t;
+          writers.add(pool.submit(() -> {
+            for (int i = 0; i < each; i++) {
+              byte[] key = ("c-" + thread + "-" + i).getBytes(StandardCharsets.UTF_8);
+              if (i % 10 == 7) {
+                // Bad input travelling with good writes: only this write may fail.
+                assertThrows(ColumnNotInSchemaException.class,
+                    () -> users.put(key, java.util.Map.of("no_such_column", key)));
+              } else {
+                users.put(key, java.util.Map.of("name", key));
+              }
+            }
+            return null;
+          }));
+        }
+        for (java.util.concurrent.Future<?> w : writers) {
+          w.get();
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      long requests = server.requestsServed() - before;
+      int writes = threads * each;
+      assertTrue(requests < writes, "16 threads' " + writes + " puts took " + requests + " requests: none travelled together");
+      for (int t = 0; t < threads; t++) {
+        for (int i = 0; i < each; i++) {
+          byte[] key = ("c-" + t + "-" + i).getBytes(StandardCharsets.UTF_8);
+          org.logbase.common.Row row = users.get(key);
+          if (i % 10 == 7) {
+            assertEquals(null, row, "refused write left nothing");
+          } else {
+            assertArrayEquals(key, row.cells().get("name").value());
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void badRequestsGetTypedErrorsAndTheServerStaysUp() throws Exception {
     assertInstanceOf(NotServingTabletException.class, error(() -> data.get(GetRequest.newBuilder()
         .setTablet(TabletRef.newBuilder().setTable("nosuchtable")).setKey(bytes("a")).build())));
