@@ -21,9 +21,10 @@ import org.logbase.log.SegmentFiles;
  * the engine adds. Each mode runs against the hflush baseline at the batch size it achieved.
  *
  * <ul>
- *   <li>{@code inline}: the engine's design: the log thread drains the queue, writes, hflushes and
- *       completes every writer's future itself before taking the next batch.
- *   <li>{@code acker}: the log thread writes and hflushes; a second thread completes the futures.
+ *   <li>{@code inline}: the engine's first design: the log thread drains the queue, writes, hflushes
+ *       and completes every writer's future itself before taking the next batch.
+ *   <li>{@code acker}: the engine's design since: the log thread writes and hflushes; a second
+ *       thread completes the futures.
  *   <li>{@code pipelined}: the log thread only writes; a second thread hflushes (covering all
  *       batches written so far) and completes, so the next batch is written while an ack is awaited.
  * </ul>

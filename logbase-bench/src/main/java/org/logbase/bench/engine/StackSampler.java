@@ -23,7 +23,7 @@ final class StackSampler {
    * Where a log writer thread waits for work (parked in its queue's take): its share of the samples
    * says how much of the time the log had nothing to write, i.e. was not the bottleneck.
    */
-  static final String LOG_WRITER_IDLE = "LogWriter.run > Unsafe.park";
+  static final String LOG_WRITER_IDLE = "LogWriter.writeBatches > Unsafe.park";
 
   private final ThreadMXBean threads;
   private final String prefix;
