@@ -39,6 +39,32 @@ external() { # KEY: value from conf/cluster.properties, if set
 ZK_CONNECT="$(external zookeeper.connect)"
 FS_ROOT="$(external logbase.fs.root)"
 
+# A daemon that cannot bind its port dies in its log, while the checks below would talk to
+# whatever holds the port (typically a cluster left running) and report this one as up.
+busy=()
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+want_port() { # PORT WHAT
+  if port_busy "$1"; then
+    busy+=("$1 ($2)")
+  fi
+}
+[[ -n "$ZK_CONNECT" ]] || want_port "$ZK_PORT" "ZooKeeper, LOGBASE_ZK_PORT"
+if $HDFS && [[ -z "$FS_ROOT" ]]; then
+  want_port "$NN_PORT" "NameNode, LOGBASE_NN_PORT"
+fi
+for i in $(seq 1 "$MASTERS"); do
+  want_port $((MASTER_PORT + i - 1)) "master$i, LOGBASE_MASTER_PORT"
+done
+for i in $(seq 1 "$SERVERS"); do
+  want_port $((TS_PORT + i - 1)) "ts$i, LOGBASE_TS_PORT"
+done
+if ((${#busy[@]} > 0)); then
+  echo "start-cluster.sh: ports already in use: ${busy[*]}" >&2
+  echo "  Is another cluster running? Stop it (LOGBASE_RUN_DIR=<its run dir> bin/stop-cluster.sh) or" \
+    "choose other ports with the variables named." >&2
+  exit 1
+fi
+
 lb_ensure_built
 mkdir -p "$RUN/conf" "$RUN/hadoop-conf" "$RUN/logs" "$RUN/pids" "$RUN/data"
 
