@@ -100,8 +100,22 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     return s;
   }
 
-  /** Starts serving; returns once the server is registered and accepting requests. */
+  /**
+   * Starts serving; returns once the server is registered and accepting requests. If starting fails
+   * (port taken, ZooKeeper or the file system unreachable), everything started so far is closed
+   * again before the failure is thrown, so an embedding process is left with no stray threads.
+   */
   public void start(Config config) throws Exception {
+    try {
+      startParts(config);
+    } catch (Exception | Error e) {
+      LOG.error("tablet server {} failed to start: {}", id, e.toString());
+      close();
+      throw e;
+    }
+  }
+
+  private void startParts(Config config) throws Exception {
     String root = config.getString(ClusterConfig.FS_ROOT, null);
     if (root == null) {
       throw new IllegalArgumentException(ClusterConfig.FS_ROOT + " is not set: where do logs live (file:// or hdfs://)?");

@@ -198,6 +198,27 @@ class TabletServerTest {
   }
 
   @Test
+  void aServerThatFailsToStartLeavesNoThreadsBehind(@TempDir Path otherRoot) {
+    long logThreadsBefore = logThreads();
+    TabletServer second = new TabletServer();
+    second.id = "ts2";
+    second.port = server.port(); // taken: the RPC server cannot bind, after the engine has opened
+    Exception e = assertThrows(Exception.class, () -> second.start(Config.empty()
+        .with(ClusterConfig.ZK_CONNECT, zkServer.getConnectString())
+        .with(ClusterConfig.FS_ROOT, otherRoot.toUri().toString())));
+    assertTrue(String.valueOf(e).contains("bind") || String.valueOf(e.getCause()).contains("in use"),
+        "fails on the taken port: " + e);
+    Await.until("the failed server's log threads are gone", () -> logThreads() == logThreadsBefore);
+    assertTrue(server.tabletsServing(), "the first server is unaffected");
+  }
+
+  private static long logThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && (t.getName().startsWith("log-writer-") || t.getName().startsWith("log-acker-")))
+        .count();
+  }
+
+  @Test
   void badRequestsGetTypedErrorsAndTheServerStaysUp() throws Exception {
     assertInstanceOf(NotServingTabletException.class, error(() -> data.get(GetRequest.newBuilder()
         .setTablet(TabletRef.newBuilder().setTable("nosuchtable")).setKey(bytes("a")).build())));
