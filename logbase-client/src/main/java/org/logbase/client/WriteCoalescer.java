@@ -212,6 +212,11 @@ final class WriteCoalescer {
           batch = finished(batch, null, e);
           continue;
         }
+        if (call.isDone()) {
+          // Failed at once (channel shut down): settle here rather than recursing through callbacks.
+          batch = finished(batch, call);
+          continue;
+        }
         List<Pending> sent = batch;
         Futures.addCallback(call, new FutureCallback<>() {
           @Override
@@ -225,6 +230,16 @@ final class WriteCoalescer {
           }
         }, MoreExecutors.directExecutor());
         return;
+      }
+    }
+
+    private List<Pending> finished(List<Pending> batch, ListenableFuture<BatchMutateResponse> done) {
+      try {
+        return finished(batch, Futures.getDone(done), null);
+      } catch (ExecutionException e) {
+        return finished(batch, null, e.getCause());
+      } catch (RuntimeException e) { // cancelled
+        return finished(batch, null, e);
       }
     }
 

@@ -215,6 +215,31 @@ class WriteCoalescerTest {
   }
 
   @Test
+  void requestsThatFailAtOnceSettleEveryWaitingWrite() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
+    WriteCoalescer c = new WriteCoalescer((route, request, deadline) -> broken.get()
+        ? com.google.common.util.concurrent.Futures.immediateFailedFuture(
+            new StatusRuntimeException(Status.UNAVAILABLE.withDescription("channel shut down")))
+        : send(route, request, deadline), true, 1, 1, 1 << 20);
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    List<Future<Long>> waiting = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      waiting.add(write(c, "w" + i));
+    }
+    Await.until("fifty writes waiting", () -> c.waiting(ROUTE) == 50);
+    broken.set(true);
+    succeed(0, 1);
+    assertEquals(1L, first.get(20, TimeUnit.SECONDS));
+    // One row per request: fifty requests, each failing as it is sent, all settled by one loop.
+    for (Future<Long> f : waiting) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(20, TimeUnit.SECONDS));
+      assertEquals(Status.Code.UNAVAILABLE, assertInstanceOf(StatusRuntimeException.class, e.getCause()).getStatus().getCode());
+    }
+    assertEquals(0, c.waiting(ROUTE));
+  }
+
+  @Test
   void disabledSendsEveryWriteOnItsOwn() throws Exception {
     WriteCoalescer c = coalescer(false, 1, 100);
     Future<Long> a = write(c, "a");
