@@ -11,12 +11,14 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.BatchMutateRequest;
@@ -103,7 +105,7 @@ final class WriteCoalescer {
     }
   }
 
-  /** Writes waiting for a request to {@code route} (for tests and diagnostics). */
+  /** Writes waiting for a request to {@code route}, callers that gave up not counted (for tests and diagnostics). */
   int waiting(Route route) {
     Lane lane = lanes.get(route);
     return lane == null ? 0 : lane.waiting();
@@ -111,18 +113,25 @@ final class WriteCoalescer {
 
   private long alone(Route route, Mutation mutation, Durability durability, Deadline deadline) {
     ListenableFuture<BatchMutateResponse> f = sender.send(route, request(route, List.of(mutation), durability), deadline);
-    return await(f, deadline).getTimestamps(0);
+    BatchMutateResponse r = await(f, deadline);
+    if (r.getTimestampsCount() != 1) {
+      throw new LogBaseException("the server answered " + r.getTimestampsCount() + " timestamps for 1 write");
+    }
+    return r.getTimestamps(0);
   }
 
   private static <T> T await(java.util.concurrent.Future<T> f, Deadline deadline) {
     try {
-      // The request carries the deadline, so gRPC ends it by then; the grace only guards a lost callback.
-      return f.get(deadline.timeRemaining(TimeUnit.MILLISECONDS) + 5_000, TimeUnit.MILLISECONDS);
+      // A request carries its writers' latest deadline, so gRPC ends it by then; a writer with an
+      // earlier one stops waiting at its own (its write's outcome is then unknown, as after any
+      // deadline). The grace lets the request's own answer win the race at the deadline.
+      return f.get(deadline.timeRemaining(TimeUnit.MILLISECONDS) + 1_000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       f.cancel(false);
       throw new LogBaseException("interrupted while waiting for a write");
     } catch (TimeoutException e) {
+      f.cancel(false); // a write still waiting is then dropped, not sent behind the caller's back
       throw new StatusRuntimeException(Status.DEADLINE_EXCEEDED.withDescription("no answer to a write"));
     } catch (CancellationException e) {
       throw new StatusRuntimeException(Status.CANCELLED.withDescription("write cancelled"));
@@ -142,13 +151,22 @@ final class WriteCoalescer {
         .build();
   }
 
-  /** Whether a refused batch of several writes must be split: the refusal may concern one of them. */
+  /** Refusals of one row's input, which the server makes before it appends anything. */
+  private static final Set<String> ROW_REFUSALS = Set.of(ErrorCode.COLUMN_NOT_IN_SCHEMA.name(),
+      ErrorCode.VALUE_TOO_LARGE.name(), ErrorCode.KEY_OUT_OF_RANGE.name(), ErrorCode.INVALID_REQUEST.name());
+
+  /**
+   * Whether a refused batch of several writes must be split: the refusal may concern one of them,
+   * and nothing of the batch was written. Only such refusals qualify: after any other failure
+   * (an internal error, a lost answer) some rows may be in the log already, and sending them again
+   * would write them twice.
+   */
   static boolean refusedForOneRow(StatusRuntimeException e) {
     if (e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
-      return true; // the batch as a whole may be over the message limit
+      return true; // the request as a whole was over the message limit, refused on arrival
     }
-    boolean typed = e.getTrailers() != null && e.getTrailers().get(RpcErrors.ERROR_CODE) != null;
-    return typed && !RpcErrors.isRetriable(RpcErrors.fromStatus(e, "batch"));
+    String code = e.getTrailers() == null ? null : e.getTrailers().get(RpcErrors.ERROR_CODE);
+    return code != null && ROW_REFUSALS.contains(code);
   }
 
   /** The writes waiting for, and the requests outstanding to, one route. */
@@ -162,7 +180,7 @@ final class WriteCoalescer {
     }
 
     synchronized int waiting() {
-      return waiting.size();
+      return (int) waiting.stream().filter(p -> !p.done().isDone()).count();
     }
 
     void submit(Pending p) {
@@ -182,12 +200,26 @@ final class WriteCoalescer {
       List<Pending> batch = new ArrayList<>(Math.min(waiting.size(), maxRows));
       long bytes = 0;
       while (!waiting.isEmpty() && batch.size() < maxRows) {
-        long size = waiting.peek().mutation().getSerializedSize();
+        Pending next = waiting.peek();
+        if (next.done().isDone()) {
+          waiting.poll(); // its caller gave up (interrupted): it must not be written behind its back
+          continue;
+        }
+        if (next.deadline().isExpired()) {
+          waiting.poll();
+          next.done().completeExceptionally(
+              new StatusRuntimeException(Status.DEADLINE_EXCEEDED.withDescription("write waited past its deadline")));
+          continue;
+        }
+        long size = next.mutation().getSerializedSize();
         if (!batch.isEmpty() && bytes + size > maxBytes) {
           break;
         }
         bytes += size;
         batch.add(waiting.poll());
+      }
+      if (batch.isEmpty()) {
+        return null;
       }
       inFlight++;
       return batch;
@@ -203,7 +235,11 @@ final class WriteCoalescer {
           if (p.durability() == Durability.HSYNC) {
             durability = Durability.HSYNC; // the strongest asked for serves everyone
           }
-          deadline = deadline == null ? p.deadline() : deadline.minimum(p.deadline());
+          // The latest: a writer on its last retry must not cut the others' time short; each
+          // caller still stops waiting at its own deadline.
+          if (deadline == null || deadline.isBefore(p.deadline())) {
+            deadline = p.deadline();
+          }
         }
         ListenableFuture<BatchMutateResponse> call;
         try {

@@ -240,6 +240,78 @@ class WriteCoalescerTest {
   }
 
   @Test
+  void aBatchThatFailedAfterReachingTheServerIsNotResent() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    Future<Long> b = write(c, "b");
+    Future<Long> d = write(c, "d");
+    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
+    succeed(0, 1);
+    Await.until("batch sent", () -> sentCount() == 2);
+    // An internal error may come after the rows reached the log: resending would write them twice.
+    sent(1).answer().setException(typed(ErrorCode.INTERNAL));
+    for (Future<Long> f : List.of(b, d)) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(20, TimeUnit.SECONDS));
+      assertEquals(ErrorCode.INTERNAL.name(),
+          assertInstanceOf(StatusRuntimeException.class, e.getCause()).getTrailers().get(RpcErrors.ERROR_CODE));
+    }
+    assertEquals(2, sentCount());
+    first.get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aWriteWhoseCallerGaveUpIsNotSent() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    Future<Long> abandoned = write(c, "abandoned");
+    Await.until("one write waiting", () -> c.waiting(ROUTE) == 1);
+    Future<Long> kept = write(c, "kept");
+    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
+    abandoned.cancel(true); // interrupts the caller
+    Await.until("the interrupted caller withdrew", () -> c.waiting(ROUTE) == 1);
+    succeed(0, 1);
+    Await.until("next request sent", () -> sentCount() == 2);
+    assertEquals(List.of("kept"), sent(1).keys());
+    succeed(1, 9);
+    assertEquals(9L, kept.get(20, TimeUnit.SECONDS));
+    first.get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aWriteThatWaitedPastItsDeadlineIsNotSent() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    Mutation m = Mutation.newBuilder().setKey(ByteString.copyFromUtf8("late")).build();
+    Future<Long> late = callers.submit(
+        () -> c.write(ROUTE, m, Durability.HFLUSH, Deadline.after(60, TimeUnit.SECONDS, ticker)));
+    Await.until("one write waiting", () -> c.waiting(ROUTE) == 1);
+    ticker.advance(61, TimeUnit.SECONDS);
+    succeed(0, 1);
+    ExecutionException e = assertThrows(ExecutionException.class, () -> late.get(20, TimeUnit.SECONDS));
+    assertEquals(Status.Code.DEADLINE_EXCEEDED,
+        assertInstanceOf(StatusRuntimeException.class, e.getCause()).getStatus().getCode());
+    assertEquals(1, sentCount(), "the expired write was dropped, not sent");
+    first.get(20, TimeUnit.SECONDS);
+  }
+
+  private static final class FakeTicker extends Deadline.Ticker {
+    private final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+
+    @Override
+    public long nanoTime() {
+      return nanos.get();
+    }
+
+    void advance(long amount, TimeUnit unit) {
+      nanos.addAndGet(unit.toNanos(amount));
+    }
+  }
+
+  @Test
   void disabledSendsEveryWriteOnItsOwn() throws Exception {
     WriteCoalescer c = coalescer(false, 1, 100);
     Future<Long> a = write(c, "a");

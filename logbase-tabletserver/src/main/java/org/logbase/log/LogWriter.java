@@ -223,6 +223,10 @@ public final class LogWriter implements Closeable {
   private void run() {
     try {
       writeBatches();
+    } catch (Throwable t) {
+      // Nobody would serve the queue any more: refuse new writes and fail the waiting ones.
+      stopWrites(t);
+      throw t;
     } finally {
       durable.add(ACKER_STOP); // after every batch the writer handed over
     }
@@ -317,19 +321,24 @@ public final class LogWriter implements Closeable {
       try {
         d = durable.take();
       } catch (InterruptedException e) {
+        // Batches handed over are durable and their callers wait: keep acknowledging them, but
+        // take no new writes.
         LOG.error("log acknowledger interrupted; stopping writes");
         stopWrites(e);
-        return;
+        continue;
       }
       if (d == ACKER_STOP) {
         return;
       }
       try {
         listener.onDurable(d.records(), d.end());
-      } catch (RuntimeException e) {
+      } catch (Throwable e) {
         // Durable but not applied: the caller must not believe the write is visible.
         LOG.error("applying a durable batch failed", e);
         d.batch().forEach(r -> r.done.completeExceptionally(e));
+        if (!(e instanceof RuntimeException)) {
+          stopWrites(e); // an Error: the indexes may be half-updated, take no more writes
+        }
         continue;
       }
       int i = 0;

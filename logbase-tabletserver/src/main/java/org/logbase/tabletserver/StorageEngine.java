@@ -92,12 +92,13 @@ public final class StorageEngine implements Closeable {
   public static StorageEngine open(EngineOptions o) throws IOException {
     Objects.requireNonNull(o.root(), "root");
     FileSystem fs = LogFileSystems.open(o.root(), o.hadoop());
+    StorageEngine engine = null;
     try {
       Path root = new Path(o.root());
       LogRecovery.Result r = LogRecovery.recover(fs, new Path(root, "log"),
           new CheckpointStore(fs, new Path(root, "checkpoints"), o.faults()), o.tablets(),
           LogConfig.from(o.config()), o.useCheckpoints(), o.faults());
-      StorageEngine engine = new StorageEngine(o, fs, r);
+      engine = new StorageEngine(o, fs, r);
       engine.restorePrepared(r.prepared());
       for (TabletDescriptor d : o.tablets()) {
         engine.serve(d, r.indexes().get(d.id()));
@@ -106,7 +107,16 @@ public final class StorageEngine implements Closeable {
       LOG.info("storage engine open at {} with {} tablets", o.root(), o.tablets().size());
       return engine;
     } catch (IOException | RuntimeException e) {
-      fs.close();
+      // Once constructed, the engine owns the log threads and the file system: close it all.
+      try {
+        if (engine != null) {
+          engine.close();
+        } else {
+          fs.close();
+        }
+      } catch (IOException | RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }

@@ -146,4 +146,27 @@ class LogWriterTest {
       assertTrue(!w.isFailed());
     }
   }
+
+  @Test
+  void aListenerThatThrowsAnErrorFailsItsBatchAndStopsWritesWithoutHangingClose() throws Exception {
+    LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (batch, end) -> {
+      throw new AssertionError("index update blew up");
+    }, FaultInjector.NONE);
+    ExecutionException e = assertThrows(ExecutionException.class,
+        () -> w.append(List.of(rec(1)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
+    assertInstanceOf(AssertionError.class, e.getCause());
+    // The indexes may be half-updated: the log takes no more writes, and says so.
+    org.logbase.testing.Await.until("the log stops accepting writes", w::isFailed);
+    ExecutionException later = assertThrows(ExecutionException.class,
+        () -> w.append(List.of(rec(2)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
+    assertInstanceOf(LogUnavailableException.class, later.getCause());
+    CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> {
+      try {
+        w.close();
+      } catch (java.io.IOException x) {
+        throw new java.io.UncheckedIOException(x);
+      }
+    });
+    closed.get(30, TimeUnit.SECONDS);
+  }
 }

@@ -110,7 +110,11 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       startParts(config);
     } catch (Exception | Error e) {
       LOG.error("tablet server {} failed to start: {}", id, e.toString());
-      close();
+      try {
+        close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }
@@ -147,8 +151,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
         .addService(service)
         .addService(new TabletAdminServiceImpl(tablets))
-        .build()
-        .start();
+        .build();
+    rpc.start(); // assigned first, so that close() shuts it down if binding fails
     String address = host + ":" + rpc.getPort();
 
     new ServerRegistration(zk, paths, id).register(address, Duration.ofMillis(3L * sessionMs), () -> {
