@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,8 +30,6 @@ import org.logbase.client.Transaction;
 import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.Row;
-import org.logbase.rpc.ListLocksRequest;
-import org.logbase.rpc.TabletServiceGrpc;
 import org.logbase.testing.Await;
 import org.logbase.testing.ChildProcess;
 
@@ -218,15 +214,7 @@ class BankInvariantTest {
 
   /** Every tablet server's lock table empties (in-doubt transactions resolve after the TTL). */
   private static void awaitNoLocks(LocalCluster cluster) {
-    for (String id : cluster.tabletServers.keySet()) {
-      ManagedChannel ch = NettyChannelBuilder.forTarget(cluster.tabletServerAddress(id)).usePlaintext().build();
-      try {
-        TabletServiceGrpc.TabletServiceBlockingStub stub = TabletServiceGrpc.newBlockingStub(ch);
-        Await.until(Duration.ofSeconds(60), "no lock left behind on " + id,
-            () -> stub.listLocks(ListLocksRequest.getDefaultInstance()).getLocksList().isEmpty());
-      } finally {
-        ch.shutdownNow();
-      }
-    }
+    LockTables.awaitEmpty(cluster.tabletServers.keySet().stream().map(cluster::tabletServerAddress).toList(),
+        Duration.ofSeconds(60));
   }
 }

@@ -195,6 +195,9 @@ final class Histories {
       t2.put(x, 2);
       t2.put(y, 2);
       boolean c1 = t1.commit();
+      // T1's secondary is decided after its commit returns: let its lock go first, so that what
+      // refuses T2 is validation (a version newer than T2's start), not a lock still held.
+      awaitNoLocks();
       boolean c2 = t2.commit();
       require(c1, "the first committer wins");
       long fx = read(x);
@@ -202,6 +205,12 @@ final class Histories {
       require(fx == fy, "x and y come from one transaction: " + fx + ", " + fy);
       return c2;
     }
+  }
+
+  /** Waits until no tablet server of the table holds a row lock. */
+  private void awaitNoLocks() {
+    LockTables.awaitEmpty(client.admin().describeTable(TABLE).tablets().stream()
+        .map(TabletInfo::address).distinct().toList(), java.time.Duration.ofSeconds(20));
   }
 
   /** r1[x0] r2[x0] w2[x0+1] c2 w1[x0+1] c1: T1 must fail, else one increment is lost. */
