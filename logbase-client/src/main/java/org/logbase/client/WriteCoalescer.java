@@ -148,12 +148,16 @@ final class WriteCoalescer {
         .setTablet(route.tablet())
         .addAllMutations(mutations)
         .setDurability(durability.toProto())
+        // Several callers' writes must not all wait for one row's prepared transaction.
+        .setRefuseIfPrepared(mutations.size() > 1)
         .build();
   }
 
   /** Refusals of one row's input, which the server makes before it appends anything. */
   private static final Set<String> ROW_REFUSALS = Set.of(ErrorCode.COLUMN_NOT_IN_SCHEMA.name(),
-      ErrorCode.VALUE_TOO_LARGE.name(), ErrorCode.KEY_OUT_OF_RANGE.name(), ErrorCode.INVALID_REQUEST.name());
+      ErrorCode.VALUE_TOO_LARGE.name(), ErrorCode.KEY_OUT_OF_RANGE.name(), ErrorCode.INVALID_REQUEST.name(),
+      // A row held by a prepared transaction: alone, only its own writer waits for the decision.
+      ErrorCode.ROW_LOCKED.name());
 
   /**
    * Whether a refused batch of several writes must be split: the refusal may concern one of them,

@@ -1,6 +1,7 @@
 package org.logbase.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -160,10 +161,12 @@ class WriteCoalescerTest {
     succeed(0, 1);
     Await.until("batch sent", () -> sentCount() == 2);
     assertEquals(2, sent(1).keys().size());
+    assertTrue(sent(1).request().getRefuseIfPrepared(), "several callers' writes must not all wait on one row");
     sent(1).answer().setException(typed(ErrorCode.COLUMN_NOT_IN_SCHEMA));
     Await.until("each resent alone", () -> sentCount() == 4);
     for (int i = 2; i < 4; i++) {
       assertEquals(1, sent(i).keys().size());
+      assertFalse(sent(i).request().getRefuseIfPrepared(), "alone, a write waits for its row");
       if (sent(i).keys().get(0).equals("bad")) {
         sent(i).answer().setException(typed(ErrorCode.COLUMN_NOT_IN_SCHEMA));
       } else {
@@ -175,6 +178,24 @@ class WriteCoalescerTest {
     ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(20, TimeUnit.SECONDS));
     StatusRuntimeException s = assertInstanceOf(StatusRuntimeException.class, e.getCause());
     assertEquals(ErrorCode.COLUMN_NOT_IN_SCHEMA.name(), s.getTrailers().get(RpcErrors.ERROR_CODE));
+  }
+
+  @Test
+  void aBatchRefusedForARowOfAPreparedTransactionIsResentOneWriteAtATime() throws Exception {
+    WriteCoalescer c = coalescer(true, 1, 100);
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    Future<Long> locked = write(c, "locked");
+    Future<Long> free = write(c, "free");
+    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
+    succeed(0, 1);
+    Await.until("batch sent", () -> sentCount() == 2);
+    sent(1).answer().setException(typed(ErrorCode.ROW_LOCKED));
+    Await.until("each resent alone", () -> sentCount() == 4);
+    succeed(2, 20);
+    succeed(3, 30);
+    assertTrue(locked.get(20, TimeUnit.SECONDS) > 0 && free.get(20, TimeUnit.SECONDS) > 0);
+    first.get(20, TimeUnit.SECONDS);
   }
 
   @Test

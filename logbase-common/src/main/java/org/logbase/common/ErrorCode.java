@@ -21,6 +21,7 @@ public enum ErrorCode {
   CORRUPT_RECORD("DATA_LOSS", CorruptRecordException::new),
   TXN_CONFLICT("ABORTED", TransactionConflictException::new),
   TXN_ABORTED("ABORTED", TransactionAbortedException::new),
+  ROW_LOCKED("ABORTED", RowLockedException::new),
   INTERNAL("INTERNAL", LogBaseException::new);
 
   private final String grpcCode;
@@ -71,6 +72,8 @@ public enum ErrorCode {
       return TXN_CONFLICT;
     } else if (t instanceof TransactionAbortedException) {
       return TXN_ABORTED;
+    } else if (t instanceof RowLockedException) {
+      return ROW_LOCKED;
     }
     return INTERNAL;
   }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.TransactionAbortedException;
+import org.logbase.common.RowLockedException;
 import org.logbase.common.TransactionConflictException;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
@@ -108,9 +109,18 @@ public final class TxnManager implements AutoCloseable {
    * @return the commit timestamp of each write, in order
    */
   public CompletableFuture<long[]> writeRows(List<RowWrite> writes, Durability durability) {
+    return writeRows(writes, durability, false);
+  }
+
+  /**
+   * Like {@link #writeRows(List, Durability)}; with {@code refuseIfPrepared}, a row locked by a
+   * prepared transaction refuses the whole call at once ({@link RowLockedException}, nothing
+   * written) instead of making every row wait for that transaction's decision.
+   */
+  public CompletableFuture<long[]> writeRows(List<RowWrite> writes, Durability durability, boolean refuseIfPrepared) {
     List<LockKey> rows = sortedRows(writes);
     TxnLock owner = TxnLock.blind();
-    acquireWaiting(rows, owner);
+    acquireWaiting(rows, owner, refuseIfPrepared);
     try {
       long first = clock.nextRange(writes.size());
       long[] ts = new long[writes.size()];
@@ -397,11 +407,18 @@ public final class TxnManager implements AutoCloseable {
     }
   }
 
-  /** One-row writes wait (within the lock wait limit) instead of failing. */
-  private void acquireWaiting(List<LockKey> rows, TxnLock owner) {
+  /**
+   * One-row writes wait (within the lock wait limit) instead of failing; with {@code
+   * refuseIfPrepared} not for a prepared transaction, whose decision may take long.
+   */
+  private void acquireWaiting(List<LockKey> rows, TxnLock owner, boolean refuseIfPrepared) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.lockWaitMs());
     TxnLock other;
     while ((other = locks.tryLockAll(rows, owner)) != null) {
+      if (refuseIfPrepared && other.prepared()) {
+        throw new RowLockedException("a row of this batch is locked by prepared transaction " + other.txnId()
+            + "; send its writes one by one");
+      }
       waitFor(other, deadline);
     }
   }

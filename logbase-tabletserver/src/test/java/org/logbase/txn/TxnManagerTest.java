@@ -106,6 +106,22 @@ class TxnManagerTest {
   }
 
   @Test
+  void aBatchThatMustNotWaitIsRefusedWholeByAPreparedRowAndWritesNothing() throws Exception {
+    open();
+    long t = clock.next();
+    txns.prepare(t, List.of(put("a", "prepared")), PRIMARY_TABLE, utf8("a"), Durability.HFLUSH).get();
+    // Coalesced writes of several callers: refused at once, not after the 5 s lock wait.
+    assertThrows(org.logbase.common.RowLockedException.class,
+        () -> txns.writeRows(List.of(put("a", "x"), put("b", "y")), Durability.HFLUSH, true));
+    assertNull(name("b", LATEST), "nothing of the refused batch was written");
+    assertEquals(1, txns.locks().size(), "the refused batch left no lock");
+    // Sent alone, the unrelated row goes through at once.
+    txns.writeRows(List.of(put("b", "y")), Durability.HFLUSH, true).get();
+    assertEquals("y", name("b", LATEST));
+    txns.decide(t, true, clock.next(), PRIMARY_TABLE, utf8("a"), true, Durability.HFLUSH).get();
+  }
+
+  @Test
   void preparedTransactionsComeBackAsLocksAfterARestartAndCanStillCommit() throws Exception {
     open();
     long t = clock.next();

@@ -106,7 +106,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         writes.add(write(t, m));
       }
       // One oracle request and one log batch for all of them; each row is its own atomic version.
-      return txns.writeRows(writes, durability(req.getDurabilityValue())).thenApply(ts -> {
+      return txns.writeRows(writes, durability(req.getDurabilityValue()), req.getRefuseIfPrepared()).thenApply(ts -> {
         BatchMutateResponse.Builder b = BatchMutateResponse.newBuilder();
         for (long x : ts) {
           b.addTimestamps(x);
