@@ -88,6 +88,29 @@ class WriteCoalescerTest {
     return RpcErrors.toStatus(code.exception("refused by the test"));
   }
 
+  /** Sends "first" and leaves its request unanswered, so that later writes to the route wait. */
+  private Future<Long> outstanding(WriteCoalescer c) {
+    Future<Long> first = write(c, "first");
+    Await.until("first request sent", () -> sentCount() == 1);
+    return first;
+  }
+
+  /** Starts writes behind an outstanding request and returns once every one of them waits. */
+  private List<Future<Long>> queued(WriteCoalescer c, String... keys) {
+    List<Future<Long>> writes = new ArrayList<>();
+    for (String k : keys) {
+      writes.add(write(c, k));
+    }
+    Await.until(keys.length + " writes waiting", () -> c.waiting(ROUTE) == keys.length);
+    return writes;
+  }
+
+  /** Answers the outstanding first request; the waiting writes then leave together as request 1. */
+  private void answerFirst() {
+    succeed(0, 1);
+    Await.until("the waiting writes sent", () -> sentCount() == 2);
+  }
+
   @Test
   void aLoneWriteLeavesAtOnce() throws Exception {
     WriteCoalescer c = coalescer(true, 1, 100);
@@ -101,14 +124,9 @@ class WriteCoalescerTest {
   @Test
   void writesArrivingWhileARequestIsOutstandingLeaveTogether() throws Exception {
     WriteCoalescer c = coalescer(true, 1, 100);
-    Future<Long> a = write(c, "a");
-    Await.until("first request sent", () -> sentCount() == 1);
-    List<Future<Long>> waiting = new ArrayList<>();
-    for (String k : List.of("b", "c", "d")) {
-      waiting.add(write(c, k));
-    }
+    Future<Long> a = outstanding(c);
     // They cannot go before the first answer: in flight is limited to one.
-    Await.until("three writes waiting", () -> c.waiting(ROUTE) == 3);
+    List<Future<Long>> waiting = queued(c, "b", "c", "d");
     assertEquals(1, sentCount(), "nothing leaves while one request is outstanding");
     succeed(0, 10);
     assertEquals(10L, a.get(20, TimeUnit.SECONDS));
@@ -130,15 +148,9 @@ class WriteCoalescerTest {
   @Test
   void batchesRespectTheRowLimit() throws Exception {
     WriteCoalescer c = coalescer(true, 1, 2);
-    Future<Long> a = write(c, "a");
-    Await.until("first request sent", () -> sentCount() == 1);
-    List<Future<Long>> waiting = new ArrayList<>();
-    for (String k : List.of("b", "c", "d")) {
-      waiting.add(write(c, k));
-    }
-    Await.until("three writes waiting", () -> c.waiting(ROUTE) == 3);
-    succeed(0, 1);
-    Await.until("second request sent", () -> sentCount() == 2);
+    Future<Long> a = outstanding(c);
+    List<Future<Long>> waiting = queued(c, "b", "c", "d");
+    answerFirst();
     assertEquals(2, sent(1).keys().size());
     succeed(1, 10);
     Await.until("third request sent", () -> sentCount() == 3);
@@ -153,13 +165,11 @@ class WriteCoalescerTest {
   @Test
   void aBatchRefusedForBadInputIsResentOneWriteAtATime() throws Exception {
     WriteCoalescer c = coalescer(true, 1, 100);
-    Future<Long> first = write(c, "first");
-    Await.until("first request sent", () -> sentCount() == 1);
-    Future<Long> good = write(c, "good");
-    Future<Long> bad = write(c, "bad");
-    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
-    succeed(0, 1);
-    Await.until("batch sent", () -> sentCount() == 2);
+    Future<Long> first = outstanding(c);
+    List<Future<Long>> batch = queued(c, "good", "bad");
+    Future<Long> good = batch.get(0);
+    Future<Long> bad = batch.get(1);
+    answerFirst();
     assertEquals(2, sent(1).keys().size());
     assertTrue(sent(1).request().getRefuseIfPrepared(), "several callers' writes must not all wait on one row");
     sent(1).answer().setException(typed(ErrorCode.COLUMN_NOT_IN_SCHEMA));
@@ -183,13 +193,11 @@ class WriteCoalescerTest {
   @Test
   void aBatchRefusedForARowOfAPreparedTransactionIsResentOneWriteAtATime() throws Exception {
     WriteCoalescer c = coalescer(true, 1, 100);
-    Future<Long> first = write(c, "first");
-    Await.until("first request sent", () -> sentCount() == 1);
-    Future<Long> locked = write(c, "locked");
-    Future<Long> free = write(c, "free");
-    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
-    succeed(0, 1);
-    Await.until("batch sent", () -> sentCount() == 2);
+    Future<Long> first = outstanding(c);
+    List<Future<Long>> batch = queued(c, "locked", "free");
+    Future<Long> locked = batch.get(0);
+    Future<Long> free = batch.get(1);
+    answerFirst();
     sent(1).answer().setException(typed(ErrorCode.ROW_LOCKED));
     Await.until("each resent alone", () -> sentCount() == 4);
     succeed(2, 20);
@@ -212,13 +220,11 @@ class WriteCoalescerTest {
 
   private void assertBatchFailureReachesEveryWriterUnsent(ErrorCode code) throws Exception {
     WriteCoalescer c = coalescer(true, 1, 100);
-    Future<Long> first = write(c, "first");
-    Await.until("first request sent", () -> sentCount() == 1);
-    Future<Long> b = write(c, "b");
-    Future<Long> d = write(c, "d");
-    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
-    succeed(0, 1);
-    Await.until("batch sent", () -> sentCount() == 2);
+    Future<Long> first = outstanding(c);
+    List<Future<Long>> batch = queued(c, "b", "d");
+    Future<Long> b = batch.get(0);
+    Future<Long> d = batch.get(1);
+    answerFirst();
     sent(1).answer().setException(typed(code));
     for (Future<Long> f : List.of(b, d)) {
       ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(20, TimeUnit.SECONDS));
@@ -253,8 +259,7 @@ class WriteCoalescerTest {
         ? com.google.common.util.concurrent.Futures.immediateFailedFuture(
             new StatusRuntimeException(Status.UNAVAILABLE.withDescription("channel shut down")))
         : send(route, request, deadline), true, 1, 1, 1 << 20);
-    Future<Long> first = write(c, "first");
-    Await.until("first request sent", () -> sentCount() == 1);
+    Future<Long> first = outstanding(c);
     List<Future<Long>> waiting = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       waiting.add(write(c, "w" + i));
@@ -274,16 +279,13 @@ class WriteCoalescerTest {
   @Test
   void aWriteWhoseCallerGaveUpIsNotSent() throws Exception {
     WriteCoalescer c = coalescer(true, 1, 100);
-    Future<Long> first = write(c, "first");
-    Await.until("first request sent", () -> sentCount() == 1);
-    Future<Long> abandoned = write(c, "abandoned");
-    Await.until("one write waiting", () -> c.waiting(ROUTE) == 1);
-    Future<Long> kept = write(c, "kept");
-    Await.until("two writes waiting", () -> c.waiting(ROUTE) == 2);
+    Future<Long> first = outstanding(c);
+    List<Future<Long>> batch = queued(c, "abandoned", "kept");
+    Future<Long> abandoned = batch.get(0);
+    Future<Long> kept = batch.get(1);
     abandoned.cancel(true); // interrupts the caller
     Await.until("the interrupted caller withdrew", () -> c.waiting(ROUTE) == 1);
-    succeed(0, 1);
-    Await.until("next request sent", () -> sentCount() == 2);
+    answerFirst();
     assertEquals(List.of("kept"), sent(1).keys());
     succeed(1, 9);
     assertEquals(9L, kept.get(20, TimeUnit.SECONDS));
@@ -294,8 +296,7 @@ class WriteCoalescerTest {
   void aWriteThatWaitedPastItsDeadlineIsNotSent() throws Exception {
     FakeTicker ticker = new FakeTicker();
     WriteCoalescer c = coalescer(true, 1, 100);
-    Future<Long> first = write(c, "first");
-    Await.until("first request sent", () -> sentCount() == 1);
+    Future<Long> first = outstanding(c);
     Mutation m = Mutation.newBuilder().setKey(ByteString.copyFromUtf8("late")).build();
     Future<Long> late = callers.submit(
         () -> c.write(ROUTE, m, Durability.HFLUSH, Deadline.after(60, TimeUnit.SECONDS, ticker)));
