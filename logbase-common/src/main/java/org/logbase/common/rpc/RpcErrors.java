@@ -3,6 +3,7 @@ package org.logbase.common.rpc;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.nio.channels.ClosedChannelException;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.ValueTooLargeException;
@@ -53,16 +54,33 @@ public final class RpcErrors {
           what + ": the request or its answer exceeds the message size limit (" + s.getDescription() + ")"), e);
       case DEADLINE_EXCEEDED -> withCause(new LogBaseException(what + ": deadline exceeded"), e);
       case UNAVAILABLE -> withCause(new LogBaseException(what + ": server unavailable (" + s.getDescription() + ")"), e);
+      case UNKNOWN -> withCause(new LogBaseException(what + (connectionLost(s)
+          ? ": connection to the server closed (" : ": UNKNOWN (") + s.getDescription() + ")"), e);
       case CANCELLED -> withCause(new LogBaseException(what + ": cancelled"), e);
       default -> withCause(new LogBaseException(what + ": " + s.getCode() + " " + s.getDescription()), e);
     };
   }
 
-  /** Whether a failed call may succeed if sent again (to the same or a re-looked-up server). */
+  /**
+   * Whether a failed call may succeed if sent again (to the same or a re-looked-up server). A lost
+   * connection counts: the server may or may not have acted on the request, so callers that must
+   * not repeat a request (transaction commit) treat this as "outcome unknown" instead.
+   */
   public static boolean isRetriable(LogBaseException e) {
     return e instanceof org.logbase.common.NotServingTabletException
         || e instanceof org.logbase.common.NotActiveMasterException
-        || (e.getCause() instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.UNAVAILABLE);
+        || (e.getCause() instanceof StatusRuntimeException s && connectionLost(s.getStatus()));
+  }
+
+  /**
+   * Whether the transport, not the server, ended the call. gRPC reports a request written to a
+   * connection the peer had just closed (a server killed mid-call) as UNKNOWN with a
+   * {@link ClosedChannelException} cause rather than UNAVAILABLE; the cause exists only on the
+   * client side, so a server's own UNKNOWN never matches.
+   */
+  private static boolean connectionLost(Status s) {
+    return s.getCode() == Status.Code.UNAVAILABLE
+        || (s.getCode() == Status.Code.UNKNOWN && s.getCause() instanceof ClosedChannelException);
   }
 
   private static LogBaseException withCause(LogBaseException e, Throwable cause) {

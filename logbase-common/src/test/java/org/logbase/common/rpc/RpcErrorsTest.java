@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.nio.channels.ClosedChannelException;
 import org.junit.jupiter.api.Test;
 import org.logbase.common.ColumnNotInSchemaException;
 import org.logbase.common.ErrorCode;
@@ -40,6 +41,19 @@ class RpcErrorsTest {
     assertTrue(!RpcErrors.isRetriable(new TableNotFoundException("t")));
     assertInstanceOf(ColumnNotInSchemaException.class,
         RpcErrors.fromStatus(RpcErrors.toStatus(new ColumnNotInSchemaException("t", "c")), "put"));
+  }
+
+  @Test
+  void aRequestWrittenToAConnectionThePeerClosedIsRetriableButAServersUnknownIsNot() {
+    // What grpc-netty reports when the server process dies as the request is written.
+    LogBaseException closed = RpcErrors.fromStatus(Status.UNKNOWN.withDescription("channel closed")
+        .withCause(new ClosedChannelException()).asRuntimeException(), "create table 't'");
+    assertTrue(closed.getMessage().contains("connection to the server closed"), closed.getMessage());
+    assertTrue(RpcErrors.isRetriable(closed));
+    // An UNKNOWN that came over the wire (an exception in a server's gRPC layer) carries no cause.
+    LogBaseException serverSide = RpcErrors.fromStatus(Status.UNKNOWN.withDescription("boom").asRuntimeException(),
+        "create table 't'");
+    assertTrue(!RpcErrors.isRetriable(serverSide), serverSide.getMessage());
   }
 
   @Test
