@@ -5,6 +5,7 @@ import io.grpc.Deadline;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.InvalidRequestException;
@@ -46,9 +47,12 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   private final ClusterStatusReport status;
   private final TimestampOracle oracle;
   private final Duration tabletCommandDeadline;
+  private final Executor blockingCalls;
 
+  /** @param blockingCalls runs calls that must wait and arrived on the network thread */
   MasterRpcService(MasterElection election, TableCatalog catalog, AssignmentReconciler reconciler,
-      ServerLoads loads, ClusterStatusReport status, TimestampOracle oracle, Duration tabletCommandDeadline) {
+      ServerLoads loads, ClusterStatusReport status, TimestampOracle oracle, Duration tabletCommandDeadline,
+      Executor blockingCalls) {
     this.election = election;
     this.catalog = catalog;
     this.reconciler = reconciler;
@@ -56,6 +60,7 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
     this.status = status;
     this.oracle = oracle;
     this.tabletCommandDeadline = tabletCommandDeadline;
+    this.blockingCalls = blockingCalls;
   }
 
   @Override
@@ -103,12 +108,32 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
     });
   }
 
+  /**
+   * Runs on the network thread ({@link #onNetworkThread}): in steady state the oracle answers from
+   * memory at once, and handing the call to another thread would cost more than the answer. Only
+   * when the bound must be raised in ZooKeeper first does the wait move to {@code blockingCalls}.
+   */
   @Override
   public void getTimestamps(TimestampRequest request, StreamObserver<TimestampRange> out) {
+    int count = request.getCount();
     whenActive(out, () -> {
-      long first = oracle.next(request.getCount(), withinDeadline(TIMESTAMP_WAIT));
-      return TimestampRange.newBuilder().setFirst(first).setCount(request.getCount()).build();
+      long first = oracle.tryNext(count);
+      if (first != TimestampOracle.WOULD_WAIT) {
+        return range(first, count);
+      }
+      Duration wait = withinDeadline(TIMESTAMP_WAIT);
+      blockingCalls.execute(() -> whenActive(out, () -> range(oracle.next(count, wait), count)));
+      return null;
     });
+  }
+
+  /** Whether a call of {@code method} runs on the network thread instead of gRPC's executor. */
+  static boolean onNetworkThread(String fullMethodName) {
+    return MasterServiceGrpc.getGetTimestampsMethod().getFullMethodName().equals(fullMethodName);
+  }
+
+  private static TimestampRange range(long first, int count) {
+    return TimestampRange.newBuilder().setFirst(first).setCount(count).build();
   }
 
   /** Answered by every master, active or not: an operator asks any of them. */
@@ -132,6 +157,7 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
     });
   }
 
+  /** Answers with what {@code work} returns; null means work handed the call on, to answer later. */
   private static <T> void answer(StreamObserver<T> out, Work<T> work) {
     T response;
     try {
@@ -146,8 +172,10 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
       out.onError(RpcErrors.toStatus(t));
       return;
     }
-    out.onNext(response);
-    out.onCompleted();
+    if (response != null) {
+      out.onNext(response);
+      out.onCompleted();
+    }
   }
 
   private NotActiveMasterException notActive() {

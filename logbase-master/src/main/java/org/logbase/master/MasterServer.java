@@ -1,6 +1,10 @@
 package org.logbase.master;
 
+import com.google.common.util.concurrent.MoreExecutors;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -8,6 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -52,6 +59,12 @@ public final class MasterServer implements AutoCloseable {
   private final MasterRpcService rpc;
   private final AssignmentReconciler reconciler;
   private final TimestampOracle oracle;
+  /** Calls that arrived on a network thread and must wait (a timestamp bound renewal). */
+  private final ExecutorService blockingCalls = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "master-blocking-call");
+    t.setDaemon(true);
+    return t;
+  });
   private final PrintStream out;
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -76,7 +89,7 @@ public final class MasterServer implements AutoCloseable {
     rpc = new MasterRpcService(election,
         new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, commands),
         reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads), oracle,
-        TABLET_COMMAND_DEADLINE);
+        TABLET_COMMAND_DEADLINE, blockingCalls);
   }
 
   /**
@@ -164,6 +177,13 @@ public final class MasterServer implements AutoCloseable {
     createIfAbsent(paths.servers());
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(maxMessageBytes)
+        .callExecutor(new ServerCallExecutorSupplier() {
+          @Override
+          public <Q, A> Executor getExecutor(ServerCall<Q, A> call, Metadata headers) {
+            return MasterRpcService.onNetworkThread(call.getMethodDescriptor().getFullMethodName())
+                ? MoreExecutors.directExecutor() : null;
+          }
+        })
         .addService(rpc)
         .build()
         .start();
@@ -201,6 +221,7 @@ public final class MasterServer implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+    blockingCalls.shutdownNow();
     tabletServers.close();
     zk.close();
     exitStatus = status;

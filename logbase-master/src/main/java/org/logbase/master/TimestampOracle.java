@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  */
 final class TimestampOracle implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TimestampOracle.class);
+  /** What {@link #tryNext} returns when the bound must be raised first; never a timestamp. */
+  static final long WOULD_WAIT = -1;
   /** Pause after a failed renewal: ZooKeeper is reconnecting or slow, do not hammer it. */
   private static final long RETRY_PAUSE_MS = 100;
 
@@ -154,24 +156,10 @@ final class TimestampOracle implements AutoCloseable {
     lock.lock();
     try {
       while (true) {
-        if (!serving) {
-          throw new NotActiveMasterException("this master's timestamp oracle is not active");
-        }
-        if (!store.connected()) {
-          throw new NotActiveMasterException("this master lost its connection to ZooKeeper; its timestamp oracle"
-              + " pauses until it is back or another master takes over");
-        }
-        long now = wallMillis.getAsLong();
-        long first = Math.max(last + 1, HybridTimestamp.of(now, 0));
-        if (first + count <= bound) {
-          last = first + count - 1;
-          if (!renewalWanted && policy.millisUntilRenewal(now, last, bound) <= 0) {
-            // The counter ran ahead of the clock, so the renewer's own schedule is too late.
-            wantRenewal();
-          }
+        long first = takeLocked(count);
+        if (first != WOULD_WAIT) {
           return first;
         }
-        wantRenewal();
         if (waitNanos <= 0) {
           throw new TimestampsUnavailableException("the timestamp bound was not renewed in ZooKeeper within "
               + maxWait.toMillis() + " ms; retry");
@@ -181,6 +169,43 @@ final class TimestampOracle implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Like {@link #next} but never waits: returns {@link #WOULD_WAIT} (and asks for a renewal) when
+   * the range would reach the bound. For callers on a network thread, which must not block.
+   */
+  long tryNext(int count) {
+    TimestampRequests.checkCount(count);
+    lock.lock();
+    try {
+      return takeLocked(count);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The first of {@code count} timestamps below the bound, or {@link #WOULD_WAIT}. Holds the lock. */
+  private long takeLocked(int count) {
+    if (!serving) {
+      throw new NotActiveMasterException("this master's timestamp oracle is not active");
+    }
+    if (!store.connected()) {
+      throw new NotActiveMasterException("this master lost its connection to ZooKeeper; its timestamp oracle"
+          + " pauses until it is back or another master takes over");
+    }
+    long now = wallMillis.getAsLong();
+    long first = Math.max(last + 1, HybridTimestamp.of(now, 0));
+    if (first + count <= bound) {
+      last = first + count - 1;
+      if (!renewalWanted && policy.millisUntilRenewal(now, last, bound) <= 0) {
+        // The counter ran ahead of the clock, so the renewer's own schedule is too late.
+        wantRenewal();
+      }
+      return first;
+    }
+    wantRenewal();
+    return WOULD_WAIT;
   }
 
   /** Stops serving and ends the renewer thread. */

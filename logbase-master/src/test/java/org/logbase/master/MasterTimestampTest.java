@@ -110,6 +110,27 @@ class MasterTimestampTest {
         "follows the bound, not its own clock: " + HybridTimestamp.toString(after.first()));
   }
 
+  @Test
+  void aRequestThatMustWaitForABoundRenewalIsAnsweredOnceItIsRenewed() throws Exception {
+    java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
+    MasterServer master = cluster.startMaster(clock::get);
+    cluster.awaitActive(master);
+    MasterAdmin admin = cluster.admin(master);
+    Range before = Range.of(admin.call(s -> s.getTimestamps(request(1))));
+    long boundBefore = persistedBound();
+
+    // Past the persisted bound: the network thread cannot answer from memory, the call must wait
+    // elsewhere for the renewal (a call left unanswered would fail on the 30 s deadline).
+    long jumped = clock.addAndGet(TimeUnit.HOURS.toMillis(1));
+    Range after = Range.of(admin.call(s -> s.getTimestamps(request(5))));
+
+    assertEquals(5, after.count());
+    assertTrue(after.first() > before.last());
+    assertTrue(after.first() > boundBefore, "waited for a new bound");
+    assertTrue(after.first() >= HybridTimestamp.of(jumped, 0), HybridTimestamp.toString(after.first()));
+    assertTrue(after.last() < persistedBound());
+  }
+
   /** Every timestamp the new master hands out is above every one the old master handed out. */
   private void assertFailoverKeepsOrder(List<List<Range>> before, MasterServer successor) throws Exception {
     cluster.awaitActive(successor);

@@ -151,6 +151,37 @@ class TimestampOracleTest {
   }
 
   @Test
+  void tryNextNeverWaitsNorPassesTheBoundAndAsksForTheRenewalItNeeds() throws Exception {
+    AtomicLong frozen = new AtomicLong(System.currentTimeMillis());
+    TimestampOracle oracle = oracle(frozen);
+    oracle.activate();
+    long bound = store.read().orElseThrow().bound();
+    store.close(); // renewals hang
+
+    long highest = -1;
+    long answered = 0;
+    long mostPossible = (bound - HybridTimestamp.of(frozen.get(), 0)) / MAX + 1;
+    while (true) {
+      long first = oracle.tryNext(MAX);
+      if (first == TimestampOracle.WOULD_WAIT) {
+        break;
+      }
+      assertTrue(first > highest);
+      highest = first + MAX - 1;
+      answered++;
+      assertTrue(answered <= mostPossible, "stops at the bound");
+    }
+    assertTrue(highest < bound, "handed out " + highest + " with the bound at " + bound);
+    assertEquals(1, store.writes(), "nothing but the activation's write got through");
+
+    store.open(); // the renewal tryNext asked for now lands, and tryNext answers again
+    long[] after = new long[1];
+    Await.until("tryNext answers after the renewal", () -> (after[0] = oracle.tryNext(MAX)) != TimestampOracle.WOULD_WAIT);
+    assertTrue(after[0] > highest);
+    assertTrue(store.writes() >= 2);
+  }
+
+  @Test
   void aClockJumpAheadWaitsForARenewalInsteadOfPassingTheBound() throws Exception {
     AtomicLong clock = new AtomicLong(System.currentTimeMillis());
     TimestampOracle oracle = oracle(clock);

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * as long as a flush of it. Done on the writer thread, the log would sit idle meanwhile; on the
  * acknowledger, the next batch is already being written and flushed, so the log is kept busy and
  * batches stay small (lower latency for the same throughput). Batches still reach the listener one
- * at a time, in log order.
+ * at a time, in log order. A batch of a single request on an otherwise idle log (no request waiting,
+ * no batch with the acknowledger) the writer acknowledges itself: handing it over would only add a
+ * thread wake-up to that request's latency.
  *
  * <p>If a write or flush fails, the writer abandons the segment, opens a new one and writes the
  * whole unacknowledged batch again (same LSNs; replay skips the duplicates). If that fails too, the
@@ -45,8 +48,8 @@ public final class LogWriter implements Closeable {
   private static final long BLOCK_ROUNDING = 1L << 20;
 
   /**
-   * Called for every durable batch before any of it is acknowledged: on one thread (the
-   * acknowledger), batch after batch in log order.
+   * Called for every durable batch before any of it is acknowledged: one batch at a time, in log
+   * order, on the acknowledger (or on the writer thread when the log has nothing else to do).
    */
   @FunctionalInterface
   public interface Listener {
@@ -88,6 +91,8 @@ public final class LogWriter implements Closeable {
   private final Object stateLock = new Object();
   private final Thread thread;
   private final BlockingQueue<Durable> durable = new LinkedBlockingQueue<>();
+  /** Batches given to the acknowledger and not yet acknowledged by it. */
+  private final AtomicInteger handedOver = new AtomicInteger();
   private final Thread acker;
   private final ExecutorService closer = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "log-segment-closer");
@@ -308,7 +313,16 @@ public final class LogWriter implements Closeable {
     // Counted before the acks so that a caller who saw its ack also sees it in stats().
     batches++;
     records += count;
-    durable.add(new Durable(new ArrayList<>(batch), all, end));
+    Durable d = new Durable(new ArrayList<>(batch), all, end);
+    if (batch.size() == 1 && queue.isEmpty() && handedOver.get() == 0) {
+      // One caller, nothing to write next and no earlier batch still with the acknowledger:
+      // acknowledging here keeps log order, costs one wake-up as handing over would, and takes the
+      // acknowledger's wake-up off the path of a lone request (a tablet server's coalesced batch).
+      acknowledge(d);
+    } else {
+      handedOver.incrementAndGet();
+      durable.add(d);
+    }
     if (end.offset() >= config.segmentBytes()) {
       roll();
     }
@@ -330,22 +344,29 @@ public final class LogWriter implements Closeable {
       if (d == ACKER_STOP) {
         return;
       }
-      try {
-        listener.onDurable(d.records(), d.end());
-      } catch (Throwable e) {
-        // Durable but not applied: the caller must not believe the write is visible.
-        LOG.error("applying a durable batch failed", e);
-        d.batch().forEach(r -> r.done.completeExceptionally(e));
-        if (!(e instanceof RuntimeException)) {
-          stopWrites(e); // an Error: the indexes may be half-updated, take no more writes
-        }
-        continue;
+      acknowledge(d);
+      // After the batch is done: the writer may acknowledge the next one itself only then.
+      handedOver.decrementAndGet();
+    }
+  }
+
+  /** Hands a durable batch to the listener, then completes its callers. */
+  private void acknowledge(Durable d) {
+    try {
+      listener.onDurable(d.records(), d.end());
+    } catch (Throwable e) {
+      // Durable but not applied: the caller must not believe the write is visible.
+      LOG.error("applying a durable batch failed", e);
+      d.batch().forEach(r -> r.done.completeExceptionally(e));
+      if (!(e instanceof RuntimeException)) {
+        stopWrites(e); // an Error: the indexes may be half-updated, take no more writes
       }
-      int i = 0;
-      for (Request r : d.batch()) {
-        r.done.complete(d.records().subList(i, i + r.frames.length));
-        i += r.frames.length;
-      }
+      return;
+    }
+    int i = 0;
+    for (Request r : d.batch()) {
+      r.done.complete(d.records().subList(i, i + r.frames.length));
+      i += r.frames.length;
     }
   }
 

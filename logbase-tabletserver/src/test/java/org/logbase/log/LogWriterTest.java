@@ -148,6 +148,44 @@ class LogWriterTest {
   }
 
   @Test
+  void batchesReachTheListenerOneAtATimeInLogOrderWhicheverThreadAcknowledgesThem() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicLong lastLsn = new java.util.concurrent.atomic.AtomicLong();
+    List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.Set<String> ackThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (batch, end) -> {
+      if (inside.incrementAndGet() != 1) {
+        problems.add("two batches in the listener at once");
+      }
+      for (AppendedRecord a : batch) {
+        if (a.record().lsn() != lastLsn.get() + 1) {
+          problems.add("lsn " + a.record().lsn() + " after " + lastLsn.get());
+        }
+        lastLsn.set(a.record().lsn());
+      }
+      ackThreads.add(Thread.currentThread().getName().replaceAll("-log$", ""));
+      inside.decrementAndGet();
+    }, FaultInjector.NONE);
+    try (w) {
+      for (int round = 0; round < 20; round++) {
+        // A lone request on an idle log (acknowledged by the writer itself) ...
+        w.append(List.of(rec(round)), Durability.HFLUSH).get(30, TimeUnit.SECONDS);
+        // ... then eight at once (batches of several requests go to the acknowledger).
+        List<CompletableFuture<List<AppendedRecord>>> burst = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          burst.add(w.append(List.of(rec(1000 + round * 8 + i)), Durability.HFLUSH));
+        }
+        for (CompletableFuture<List<AppendedRecord>> f : burst) {
+          f.get(30, TimeUnit.SECONDS);
+        }
+      }
+    }
+    assertEquals(List.of(), problems);
+    assertEquals(20 * 9, lastLsn.get());
+    assertEquals(java.util.Set.of("log-writer", "log-acker"), ackThreads, "both ways were taken");
+  }
+
+  @Test
   void aListenerThatThrowsAnErrorFailsItsBatchAndStopsWritesWithoutHangingClose() throws Exception {
     LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (batch, end) -> {
       throw new AssertionError("index update blew up");
