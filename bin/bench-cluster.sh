@@ -268,9 +268,11 @@ grep -E '^(engine|baseline|records per flush|ratio)' "$engine_out" || true
 # shellcheck disable=SC2206
 net_props=(-p fieldcount=1 -p fieldlength=1024 -p logbase.columngroup=f -p logbase.tablets=1
   -p logbase.durability=hflush ${NET_YCSB_ARGS:-})
-# Not measured: the tablet server's first requests run interpreted code, the engine's are warmed up.
+# Not measured: the tablet server's first requests run interpreted code, the engine's are warmed up
+# (it has a warm-up round). On 2 busy cores the JIT takes a while: a quarter of NET_RECORDS left the
+# server still speeding up through the measured load, so the warm-up is a full load.
 echo ">>> warm-up load (not counted)"
-ycsb "$out/cluster-net-warmup" load "${net_props[@]}" -p table=warmup -p recordcount=$((NET_RECORDS / 4)) \
+ycsb "$out/cluster-net-warmup" load "${net_props[@]}" -p table=warmup -p recordcount="$NET_RECORDS" \
   -threads "$NET_THREADS" > /dev/null
 curve=" $NET_CURVE "
 [[ "$curve" == *" $NET_THREADS "* ]] || curve+="$NET_THREADS "
@@ -293,7 +295,12 @@ for t in $curve; do
     tabletserver_cpu_us_per_record "$(calc "$(result_value "$p" cpu_tabletserver) * $seconds * 1e6 / $records")" \
     client_cpu_us_per_record "$(calc "$(result_value "$p" cpu_client) * $seconds * 1e6 / $records")" \
     machine_busy_cores "$(result_value "$p" machine_busy_cores)" \
-    other_processes_cores "$(result_value "$p" other_cores)"
+    other_processes_cores "$(result_value "$p" other_cores)" \
+    rows_per_request "$(result_value "$p" rows_per_request)" \
+    server_until_appended_us "$(result_value "$p" server_until_appended_us)" \
+    oracle_call_us "$(result_value "$p" oracle_call_us)" \
+    server_until_durable_us "$(result_value "$p" server_until_durable_us)" \
+    client_round_trip_us "$(result_value "$p" client_round_trip_us)"
   grep -E '^\[(OVERALL\], Throughput|INSERT\], (Average|95th|99th))' "$f.txt" || true
   tail -n 1 "$results"
   # Every load starts from the same server state: without this table's index (and heap).

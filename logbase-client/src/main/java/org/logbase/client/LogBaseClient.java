@@ -6,6 +6,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
+import org.logbase.common.Jmx;
 
 /**
  * A connection to a LogBase cluster: finds the active master through ZooKeeper and talks to the
@@ -39,6 +40,7 @@ public final class LogBaseClient implements AutoCloseable {
   private final ChannelPool connections;
   private final Admin admin;
   private final TabletRpc tablets;
+  private final Jmx.Registration published;
   private final TimestampClient timestamps;
   private final TxnCoordinator transactions;
   private final int runnerAttempts;
@@ -60,6 +62,7 @@ public final class LogBaseClient implements AutoCloseable {
     LocationCache locations = new LocationCache(master);
     this.admin = new Admin(master, locations, settings);
     this.tablets = new TabletRpc(locations, connections, retrier, settings);
+    this.published = Jmx.register(tablets.writeStats(), "Client", "Writes");
     this.timestamps = new TimestampClient(master, settings);
     this.transactions = new TxnCoordinator(tablets, timestamps);
     this.runnerAttempts = settings.txnRetryAttempts();
@@ -149,6 +152,7 @@ public final class LogBaseClient implements AutoCloseable {
 
   @Override
   public void close() {
+    published.close();
     connections.close();
     zk.close();
   }

@@ -28,6 +28,7 @@ final class TabletRpc {
   private final ChannelPool connections;
   private final Retrier retrier;
   private final ClientSettings settings;
+  private final WriteStats writeStats = new WriteStats();
   private final WriteCoalescer writes;
 
   TabletRpc(LocationCache locations, ChannelPool connections, Retrier retrier, ClientSettings settings) {
@@ -38,11 +39,16 @@ final class TabletRpc {
     this.writes = new WriteCoalescer(
         // The answer is handled on the network thread (settling futures, sending the next batch never
         // blocks): one thread hand-off less per request than gRPC's default executor.
-        (route, request, deadline) -> TabletServiceGrpc.newFutureStub(connections.channel(route.address()))
-            .withExecutor(MoreExecutors.directExecutor()).withDeadline(deadline).batchMutate(request),
+        writeStats.timing((route, request, deadline) -> TabletServiceGrpc.newFutureStub(connections.channel(route.address()))
+            .withExecutor(MoreExecutors.directExecutor()).withDeadline(deadline).batchMutate(request)),
         settings.writeCoalesce(), settings.writeInFlightPerTablet(), settings.writeBatchMaxRows(),
         // Half the message limit: room for the request's own framing, and for the answer's.
         settings.maxMessageBytes() / 2);
+  }
+
+  /** Counts and timings of the write requests sent (published over JMX by the client). */
+  WriteStats writeStats() {
+    return writeStats;
   }
 
   ClientSettings settings() {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import javax.management.MBeanServerConnection;
+import org.logbase.common.Jmx;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
@@ -153,6 +154,17 @@ public final class ServerProbe {
       Map<String, Long> ticks1 = new HashMap<>(ticks0);
       long[] machine0 = machineTicks();
       jvms.forEach(Jvm::snapshot);
+      BeanSums serverWrites = new BeanSums(ts.connector.getMBeanServerConnection(),
+          Jmx.pattern("TabletServer", "WritePath"),
+          "Requests", "Rows", "NanosUntilAppended", "NanosUntilDurable", "OracleCalls", "OracleNanos");
+      BeanSums clientWrites = jvms.size() > 1
+          ? new BeanSums(jvms.get(1).connector.getMBeanServerConnection(), Jmx.pattern("Client", "Writes"),
+              "Requests", "Rows", "RoundTripNanos")
+          : null;
+      serverWrites.snapshot();
+      if (clientWrites != null) {
+        clientWrites.snapshot();
+      }
       long packets0 = (Long) dnBeans.getAttribute(activity, "PacketsReceived");
       long bytes0 = (Long) dnBeans.getAttribute(activity, "BytesWritten");
       long t0 = System.nanoTime();
@@ -163,7 +175,11 @@ public final class ServerProbe {
         // A process that exits (the client) keeps the CPU time last seen alive.
         ticks1.putAll(processTicks(pids));
         jvms.forEach(Jvm::snapshot);
+        if (clientWrites != null) {
+          clientWrites.snapshot(); // the client exits at the end: keep its last counters
+        }
       }
+      serverWrites.snapshot();
       logWriter.stop();
       double seconds = (System.nanoTime() - t0) / 1e9;
       jvms.forEach(Jvm::snapshot);
@@ -197,6 +213,7 @@ public final class ServerProbe {
       System.out.printf("DataNode received %,d packets (%,.0f/s) with %,d bytes (%,.0f bytes/packet)%n%n", packets,
           packets / seconds, bytes, packets == 0 ? 0.0 : (double) bytes / packets);
       logWriter.print("tablet server", 12);
+      result.addAll(writePath(serverWrites, clientWrites));
       result.addAll(List.of("machine_busy_cores", busy, "other_cores", busy - ours,
           "dn_packets", packets, "dn_bytes", bytes, "log_writer_waiting_for_work",
           logWriter.share(StackSampler.LOG_WRITER_IDLE)));
@@ -207,6 +224,30 @@ public final class ServerProbe {
         jvms.get(i).close();
       }
     }
+  }
+
+  /**
+   * Where a write request's time went, from the tablet server's and the client's counters: until
+   * its rows were queued on the log (row locks, the oracle call), until durable, and the client's
+   * whole round trip; the rest of the round trip is the network path (gRPC, sockets, thread
+   * hand-offs on both sides).
+   */
+  private static List<Object> writePath(BeanSums server, BeanSums client) {
+    long requests = server.delta(0);
+    if (requests == 0) {
+      return List.of();
+    }
+    double rows = (double) server.delta(1) / requests;
+    double appendedUs = server.delta(2) / 1e3 / requests;
+    double durableUs = server.delta(3) / 1e3 / requests;
+    double oracleUs = server.delta(4) == 0 ? 0 : server.delta(5) / 1e3 / server.delta(4);
+    double roundTripUs = client == null || client.delta(0) == 0 ? Double.NaN : client.delta(2) / 1e3 / client.delta(0);
+    System.out.printf("write requests at the tablet server: %,d, %.1f rows each; per request: %.0f µs until queued"
+        + " on the log (locks and an oracle call of %.0f µs), %.0f µs until durable; client round trip %.0f µs,"
+        + " so %.0f µs outside the server's handler (network, gRPC, thread hand-offs)%n%n",
+        requests, rows, appendedUs, oracleUs, durableUs, roundTripUs, roundTripUs - durableUs);
+    return List.of("write_requests", requests, "rows_per_request", rows, "server_until_appended_us", appendedUs,
+        "oracle_call_us", oracleUs, "server_until_durable_us", durableUs, "client_round_trip_us", roundTripUs);
   }
 
   /** Waits until {@code text} is in {@code file} (or the client died, or time ran out). */

@@ -10,19 +10,27 @@ import org.logbase.tablet.TimestampSource;
  */
 final class OracleTimestamps implements TimestampSource {
   private final TimestampClient oracle;
+  private final WritePathStats stats;
 
-  OracleTimestamps(TimestampClient oracle) {
+  OracleTimestamps(TimestampClient oracle, WritePathStats stats) {
     this.oracle = oracle;
+    this.stats = stats;
   }
 
   @Override
   public long next() {
-    return oracle.next();
+    long start = System.nanoTime();
+    long ts = oracle.next();
+    stats.oracleCall(System.nanoTime() - start);
+    return ts;
   }
 
   @Override
   public long nextRange(int count) {
-    return oracle.next(count)[0];
+    long start = System.nanoTime();
+    long first = oracle.next(count)[0];
+    stats.oracleCall(System.nanoTime() - start);
+    return first;
   }
 
   /** Nothing to do: the oracle is above every timestamp any server ever wrote. */

@@ -18,6 +18,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.hadoop.conf.Configuration;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
+import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.tabletserver.EngineOptions;
@@ -69,6 +70,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private LogBaseClient cluster;
   private TxnManager txns;
   private TabletServiceImpl service;
+  private final WritePathStats writeStats = new WritePathStats();
+  private Jmx.Registration published;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   public static void main(String[] args) {
@@ -127,7 +130,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     URI serverRoot = URI.create(root.replaceAll("/+$", "") + "/servers/" + id);
     // The server's own client: timestamps from the oracle, and the primaries of in-doubt transactions.
     cluster = LogBaseClient.connect(config);
-    OracleTimestamps oracle = new OracleTimestamps(cluster.timestamps());
+    OracleTimestamps oracle = new OracleTimestamps(cluster.timestamps(), writeStats);
+    published = Jmx.register(writeStats, "TabletServer", "WritePath");
     engine = StorageEngine.open(new EngineOptions(serverRoot, config, new Configuration(), List.of(), oracle, null, true));
     tablets = new ServedTablets(engine);
 
@@ -145,7 +149,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, TxnSettings.from(config));
     tablets.afterRecovery(txns::adoptRecovered);
-    service = new TabletServiceImpl(tablets, txns);
+    service = new TabletServiceImpl(tablets, txns, writeStats);
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
@@ -222,6 +226,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }
     if (txns != null) {
       txns.close();
+    }
+    if (published != null) {
+      published.close();
     }
     if (cluster != null) {
       cluster.close();

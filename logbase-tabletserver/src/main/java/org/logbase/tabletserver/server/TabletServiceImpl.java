@@ -52,10 +52,12 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   private final ServedTablets tablets;
   private final TxnManager txns;
   private final LongAdder requests = new LongAdder();
+  private final WritePathStats stats;
 
-  TabletServiceImpl(ServedTablets tablets, TxnManager txns) {
+  TabletServiceImpl(ServedTablets tablets, TxnManager txns, WritePathStats stats) {
     this.tablets = tablets;
     this.txns = txns;
+    this.stats = stats;
   }
 
   long requests() {
@@ -79,27 +81,27 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void put(PutRequest req, StreamObserver<PutResponse> out) {
     requests.increment();
-    Calls.async(out, () -> {
+    Calls.async(out, () -> stats.time(1, () -> {
       RowWrite w = RowWrite.put(tablets.find(req.getTablet()), req.getKey().toByteArray(), values(req.getColumnsList()));
       return txns.writeRows(List.of(w), durability(req.getDurabilityValue()))
           .thenApply(ts -> PutResponse.newBuilder().setTimestamp(ts[0]).build());
-    });
+    }));
   }
 
   @Override
   public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
     requests.increment();
-    Calls.async(out, () -> {
+    Calls.async(out, () -> stats.time(1, () -> {
       RowWrite w = RowWrite.delete(tablets.find(req.getTablet()), req.getKey().toByteArray());
       return txns.writeRows(List.of(w), durability(req.getDurabilityValue()))
           .thenApply(ts -> DeleteResponse.newBuilder().setTimestamp(ts[0]).build());
-    });
+    }));
   }
 
   @Override
   public void batchMutate(BatchMutateRequest req, StreamObserver<BatchMutateResponse> out) {
     requests.increment();
-    Calls.async(out, () -> {
+    Calls.async(out, () -> stats.time(req.getMutationsCount(), () -> {
       Tablet t = tablets.find(req.getTablet());
       List<RowWrite> writes = new ArrayList<>(req.getMutationsCount());
       for (Mutation m : req.getMutationsList()) {
@@ -113,7 +115,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         }
         return b.build();
       });
-    });
+    }));
   }
 
   @Override

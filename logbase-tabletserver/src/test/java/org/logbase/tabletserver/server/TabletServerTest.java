@@ -258,4 +258,50 @@ class TabletServerTest {
         .setKey(bytes("a")).build())));
     assertTrue(new ZkPaths(ZkPaths.DEFAULT_ROOT).server("ts1").endsWith("/servers/ts1"));
   }
+
+  @Test
+  void writeTimingsArePublishedOverJmxAndAddUp() throws Exception {
+    javax.management.ObjectName serverBeans = org.logbase.common.Jmx.pattern("TabletServer", "WritePath");
+    javax.management.ObjectName clientBeans = org.logbase.common.Jmx.pattern("Client", "Writes");
+    int clientsBefore = beans(clientBeans).size();
+    long[] before = sums(serverBeans, "Requests", "Rows", "NanosUntilAppended", "NanosUntilDurable", "OracleCalls");
+    long[] clientSide;
+    try (org.logbase.client.LogBaseClient client = org.logbase.client.LogBaseClient.connect(zkServer.getConnectString())) {
+      assertEquals(clientsBefore + 1, beans(clientBeans).size(), "a connected client publishes its bean");
+      org.logbase.client.Table users = client.table("users");
+      for (int i = 0; i < 20; i++) {
+        byte[] key = ("jmx-" + i).getBytes(StandardCharsets.UTF_8);
+        users.put(key, java.util.Map.of("name", key)); // one at a time: one request each
+      }
+      clientSide = sums(clientBeans, "Requests", "Rows", "RoundTripNanos");
+    }
+    assertEquals(clientsBefore, beans(clientBeans).size(), "a closed client unpublishes its bean");
+    long[] after = sums(serverBeans, "Requests", "Rows", "NanosUntilAppended", "NanosUntilDurable", "OracleCalls");
+    long requests = after[0] - before[0];
+    long appended = after[2] - before[2];
+    long durable = after[3] - before[3];
+    assertEquals(20, requests);
+    assertEquals(20, after[1] - before[1]);
+    assertTrue(appended > 0 && durable > appended, "appended " + appended + " ns, durable " + durable + " ns");
+    assertTrue(after[4] - before[4] >= 20, "every write took a timestamp from the oracle");
+    assertEquals(20, clientSide[0]);
+    assertEquals(20, clientSide[1]);
+    assertTrue(clientSide[2] > durable, "a round trip includes the server's time: " + clientSide[2] + " vs " + durable);
+  }
+
+  private static java.util.Set<javax.management.ObjectName> beans(javax.management.ObjectName pattern) {
+    return java.lang.management.ManagementFactory.getPlatformMBeanServer().queryNames(pattern, null);
+  }
+
+  /** Each attribute summed over the beans matching {@code pattern}. */
+  private static long[] sums(javax.management.ObjectName pattern, String... attributes) throws Exception {
+    javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    long[] sums = new long[attributes.length];
+    for (javax.management.ObjectName name : server.queryNames(pattern, null)) {
+      for (int i = 0; i < attributes.length; i++) {
+        sums[i] += (Long) server.getAttribute(name, attributes[i]);
+      }
+    }
+    return sums;
+  }
 }
