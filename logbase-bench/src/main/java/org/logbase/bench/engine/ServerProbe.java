@@ -157,10 +157,10 @@ public final class ServerProbe {
       BeanSums serverWrites = new BeanSums(ts.connector.getMBeanServerConnection(),
           Jmx.pattern("TabletServer", "WritePath"),
           "Requests", "Rows", "NanosUntilAppended", "NanosUntilDurable", "OracleCalls", "OracleNanos");
-      BeanSums clientWrites = jvms.size() > 1
-          ? new BeanSums(jvms.get(1).connector.getMBeanServerConnection(), Jmx.pattern("Client", "Writes"),
-              "Requests", "Rows", "RoundTripNanos")
-          : null;
+      Jvm clientJvm = jvms.stream().filter(j -> j.name.equals("client")).findFirst().orElse(null);
+      BeanSums clientWrites = clientJvm == null ? null
+          : new BeanSums(clientJvm.connector.getMBeanServerConnection(), Jmx.pattern("Client", "Writes"),
+              "Requests", "Rows", "RoundTripNanos");
       serverWrites.snapshot();
       if (clientWrites != null) {
         clientWrites.snapshot();

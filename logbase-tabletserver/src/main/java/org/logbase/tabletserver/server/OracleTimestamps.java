@@ -19,10 +19,7 @@ final class OracleTimestamps implements TimestampSource {
 
   @Override
   public long next() {
-    long start = System.nanoTime();
-    long ts = oracle.next();
-    stats.oracleCall(System.nanoTime() - start);
-    return ts;
+    return nextRange(1);
   }
 
   @Override
