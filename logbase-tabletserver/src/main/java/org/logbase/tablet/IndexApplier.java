@@ -1,10 +1,14 @@
 package org.logbase.tablet;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogPointer;
 import org.logbase.log.LogPosition;
@@ -110,6 +114,15 @@ public final class IndexApplier {
         new LogPosition(LogPointer.segment(ptr), LogPointer.offset(ptr)));
   }
 
+  /**
+   * Runs {@code action} while no batch is applied: the live path stands still at {@link
+   * #appliedEnd()}, which {@code action} gets. Opening a tablet finishes its replay this way, so the
+   * replay and the live path meet at one position with nothing decided in between.
+   */
+  public synchronized <T> T atAppliedEnd(Function<LogPosition, T> action) {
+    return action.apply(appliedEnd);
+  }
+
   /** Starts routing records of a tablet to these indexes (a tablet opened, or its schema grew). */
   public void register(TabletId tablet, GroupIndex[] groups) {
     indexes.put(tablet, groups);
@@ -159,14 +172,14 @@ public final class IndexApplier {
       return;
     }
     List<AppendedRecord> group = pending.computeIfAbsent(p.txnId(), t -> new ArrayList<>());
-    java.util.Set<Long> known = new java.util.HashSet<>();
+    Set<Long> known = new HashSet<>();
     group.forEach(r -> known.add(r.record().lsn()));
     for (AppendedRecord r : p.rows()) {
       if (known.add(r.record().lsn())) {
         group.add(r);
       }
     }
-    group.sort(java.util.Comparator.comparingLong(r -> r.record().lsn()));
+    group.sort(Comparator.comparingLong(r -> r.record().lsn()));
     Watermark w = watermark;
     advance(w.lsn(), w.position());
   }

@@ -2,20 +2,27 @@ package org.logbase.tabletserver;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.index.BLinkTree;
+import org.logbase.log.AppendedRecord;
+import org.logbase.log.Durability;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
 import org.logbase.log.LogPosition;
+import org.logbase.log.LogRecord;
 import org.logbase.log.LogStats;
 import org.logbase.log.LogWriter;
 import org.logbase.log.RecordReader;
@@ -24,6 +31,7 @@ import org.logbase.recovery.CheckpointStore;
 import org.logbase.recovery.Checkpointer;
 import org.logbase.recovery.LogRecovery;
 import org.logbase.recovery.RecoveryReport;
+import org.logbase.recovery.Replay;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.HybridClock;
 import org.logbase.tablet.IndexApplier;
@@ -59,14 +67,16 @@ public final class StorageEngine implements Closeable {
   private final RecordReader reader;
   private final RecordStore store;
   private final Checkpointer checkpointer;
-  private final RecoveryReport recovery;
+  private final Replay recovery;
   private final RecordCache cache;
   private final TimestampSource clock;
   private final TabletLimits limits;
   private final Map<TabletId, Tablet> tablets = new ConcurrentSkipListMap<>(
-      java.util.Comparator.comparingInt(TabletId::tableId).thenComparingInt(TabletId::tabletId));
+      Comparator.comparingInt(TabletId::tableId).thenComparingInt(TabletId::tabletId));
   private final Map<TabletId, GroupIndex[]> groups = new ConcurrentHashMap<>();
-  private final java.util.Queue<PreparedRecords> recoveredPrepared = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  // Both guarded by the applier (changed only inside atAppliedEnd).
+  private final List<PreparedRecords> unclaimedPrepared = new ArrayList<>();
+  private PreparedListener preparedListener;
 
   private StorageEngine(EngineOptions options, FileSystem fs, LogRecovery.Result r) throws IOException {
     this.options = options;
@@ -75,12 +85,12 @@ public final class StorageEngine implements Closeable {
     this.logDir = new Path(root, "log");
     this.logConfig = LogConfig.from(options.config());
     this.checkpoints = new CheckpointStore(fs, new Path(root, "checkpoints"), options.faults());
-    this.recovery = r.report();
+    this.recovery = r.replay();
     this.clock = options.clock() != null ? options.clock() : new HybridClock();
     clock.observe(r.maxTimestamp());
     this.cache = RecordCaches.create(options.config());
     this.limits = TabletLimits.from(options.config());
-    this.applier = new IndexApplier(r.indexes(), cache,
+    this.applier = new IndexApplier(r.replay().indexes(), cache,
         new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
     this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch, options.faults());
     this.reader = new RecordReader(fs, logDir);
@@ -99,9 +109,15 @@ public final class StorageEngine implements Closeable {
           new CheckpointStore(fs, new Path(root, "checkpoints"), o.faults()), o.tablets(),
           LogConfig.from(o.config()), o.useCheckpoints(), o.faults());
       engine = new StorageEngine(o, fs, r);
-      engine.restorePrepared(r.prepared());
+      StorageEngine e = engine;
+      List<PreparedRecords> prepared = r.replay().undecided();
+      LOG.info("{}", r.replay().report());
+      engine.applier.atAppliedEnd(end -> {
+        e.restorePrepared(prepared);
+        return null;
+      });
       for (TabletDescriptor d : o.tablets()) {
-        engine.serve(d, r.indexes().get(d.id()));
+        engine.serve(d, r.replay().indexes().get(d.id()));
       }
       engine.checkpointer.start();
       LOG.info("storage engine open at {} with {} tablets", o.root(), o.tablets().size());
@@ -122,52 +138,86 @@ public final class StorageEngine implements Closeable {
   }
 
   /**
-   * Starts serving a tablet: loads its checkpoints and replays this server's log for it. Opening a
-   * tablet that is open already with more column groups in its schema adds the new groups (empty);
-   * opening it again with the same schema does nothing.
+   * Starts serving a tablet: loads its checkpoints and replays this server's log for it, while the
+   * server's other tablets take writes. Opening a tablet that is open already with more column
+   * groups in its schema adds the new groups (empty); opening it again with the same schema does
+   * nothing.
+   *
+   * <p>The replay runs to where the live path stands, then again over what came meanwhile, and
+   * reads the last stretch while the live path is held: from that position on, the live applier
+   * routes the tablet's records. Transactions the replay leaves prepared are restored to the live
+   * applier and handed to the {@link PreparedListener} in the same step, so a decision can never
+   * fall between the replay's end and the restore (issue #8: a transaction committed meanwhile was
+   * taken for prepared, locked again and aborted by its own primary).
    */
   public synchronized Tablet openTablet(TabletDescriptor d) throws IOException {
     Tablet current = tablets.get(d.id());
     if (current != null) {
       return addColumnGroups(current, d);
     }
-    // Everything after appliedEnd went through the live applier, which skipped this tablet's records
-    // only while it was not served: there are none, as nobody writes to a tablet nobody serves.
-    LogRecovery.Rebuilt r = LogRecovery.rebuild(fs, logDir, checkpoints, List.of(d), logConfig,
-        options.useCheckpoints(), applier.appliedEnd(), options.faults());
-    clock.observe(r.maxTimestamp());
-    Tablet t = serve(d, r.indexes().get(d.id()));
-    restorePrepared(r.prepared());
-    return t;
-  }
-
-  private void restorePrepared(List<PreparedRecords> prepared) {
-    for (PreparedRecords p : prepared) {
-      applier.restorePrepared(p);
-      recoveredPrepared.add(p);
+    Replay replay = Replay.fromCheckpoints(fs, logDir, checkpoints, List.of(d), logConfig, options.useCheckpoints(),
+        options.faults());
+    replay.scanTo(applier.appliedEnd());
+    replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
+    GroupIndex[] gs = replay.indexes().get(d.id());
+    try {
+      applier.atAppliedEnd(end -> {
+        try {
+          replay.scanTo(end);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        applier.register(d.id(), gs);
+        restorePrepared(replay.undecided());
+        return null;
+      });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
+    LOG.info("{}", replay.report());
+    clock.observe(replay.maxTimestamp());
+    return serve(d, gs);
   }
 
   /**
-   * Prepared transactions that recovery found undecided since the last call: their row versions
-   * wait in the index applier for a COMMIT or ABORT, and the transaction layer must lock their rows
-   * until the primary decides.
+   * Who takes the prepared transactions that recovery restores: the transaction layer, which locks
+   * their rows until their primary decides. Called while no log batch is applied.
    */
-  public List<PreparedRecords> drainRecoveredPrepared() {
-    List<PreparedRecords> out = new ArrayList<>();
-    PreparedRecords p;
-    while ((p = recoveredPrepared.poll()) != null) {
-      out.add(p);
+  @FunctionalInterface
+  public interface PreparedListener {
+    void restored(PreparedRecords p);
+  }
+
+  /**
+   * Sets the listener, and hands it what recovery restored before it was set (at open). From then
+   * on every restore reaches it in the same step that gives the records back to the applier.
+   */
+  public void onPreparedRestored(PreparedListener l) {
+    applier.atAppliedEnd(end -> {
+      preparedListener = l;
+      unclaimedPrepared.forEach(l::restored);
+      unclaimedPrepared.clear();
+      return null;
+    });
+  }
+
+  // Called while no batch is applied (inside atAppliedEnd).
+  private void restorePrepared(List<PreparedRecords> prepared) {
+    for (PreparedRecords p : prepared) {
+      applier.restorePrepared(p);
+      if (preparedListener != null) {
+        preparedListener.restored(p);
+      } else {
+        unclaimedPrepared.add(p);
+      }
     }
-    return out;
   }
 
   /**
    * Appends records as one group-commit unit (a transaction's decision, for example); completes once
    * they are durable and applied.
    */
-  public java.util.concurrent.CompletableFuture<List<org.logbase.log.AppendedRecord>> append(
-      List<org.logbase.log.LogRecord> records, org.logbase.log.Durability durability) {
+  public CompletableFuture<List<AppendedRecord>> append(List<LogRecord> records, Durability durability) {
     return store.append(records, durability);
   }
 
@@ -209,7 +259,7 @@ public final class StorageEngine implements Closeable {
     GroupIndex[] grown = Arrays.copyOf(old, Math.max(old.length, maxId + 1));
     for (ColumnGroup g : added) {
       // A new group has no records anywhere yet: its index starts empty.
-      grown[g.id()] = new GroupIndex(d, g, org.logbase.index.BLinkTree.builder().build(), 0);
+      grown[g.id()] = new GroupIndex(d, g, BLinkTree.builder().build(), 0);
     }
     applier.register(d.id(), grown);
     checkpointer.add(added.stream().map(g -> grown[g.id()]).toList());
@@ -248,8 +298,9 @@ public final class StorageEngine implements Closeable {
     return checkpointer.checkpointAll();
   }
 
+  /** What recovery did when this engine opened. */
   public RecoveryReport recoveryReport() {
-    return recovery;
+    return recovery.report();
   }
 
   public LogStats logStats() {

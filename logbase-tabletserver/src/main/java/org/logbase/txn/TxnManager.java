@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.NotServingTabletException;
 import org.logbase.common.TransactionAbortedException;
 import org.logbase.common.RowLockedException;
 import org.logbase.common.TransactionConflictException;
@@ -97,6 +99,7 @@ public final class TxnManager implements AutoCloseable {
     });
     long period = Math.max(50, settings.lockTtlMs() / 2);
     sweeper.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
+    engine.onPreparedRestored(this::adopt);
   }
 
   // ------------------------------------------------------------------ one-row writes
@@ -192,7 +195,7 @@ public final class TxnManager implements AutoCloseable {
         if (error != null) {
           prepared.remove(startTs);
           locks.unlockAll(rows, owner);
-          throw new java.util.concurrent.CompletionException(error);
+          throw new CompletionException(error);
         }
         return null;
       });
@@ -230,19 +233,28 @@ public final class TxnManager implements AutoCloseable {
    * in doubt (its coordinator went quiet), so this server, the single arbiter, aborts it.
    */
   public Outcome resolve(long txnId, String primaryTable, byte[] primaryKey) {
+    // The primary row is the record of the decision: a version of it written by this transaction
+    // means its COMMIT is in this server's log, whatever is (or is again) held in memory.
+    long ts = committedAt(txnId, primaryTable, primaryKey);
     Prepared p = prepared.get(txnId);
+    if (ts > 0) {
+      if (p != null) {
+        LOG.warn("transaction {} is committed at {} but was held as prepared here: releasing it", txnId, ts);
+        join(finish(p, new Outcome(true, ts), Durability.HFLUSH));
+      }
+      return new Outcome(true, ts);
+    }
     if (p != null) {
       LOG.info("transaction {} is in doubt: aborting it as its primary", txnId);
       return join(finish(p, Outcome.ABORTED, Durability.HFLUSH));
     }
-    long ts = committedAt(txnId, primaryTable, primaryKey);
-    return ts > 0 ? new Outcome(true, ts) : Outcome.ABORTED;
+    return Outcome.ABORTED;
   }
 
   private long committedAt(long txnId, String primaryTable, byte[] primaryKey) {
     Tablet t = local.find(primaryTable, primaryKey);
     if (t == null) {
-      throw new org.logbase.common.NotServingTabletException("this server does not serve the primary row "
+      throw new NotServingTabletException("this server does not serve the primary row "
           + Bytes.toStringBinary(primaryKey) + " of table '" + primaryTable + "'");
     }
     try {
@@ -365,29 +377,30 @@ public final class TxnManager implements AutoCloseable {
   // ------------------------------------------------------------------ recovery
 
   /**
-   * Locks the rows of prepared transactions that recovery found undecided in the log (after a
-   * restart, or when a tablet was opened); they stay locked until the primary decides.
+   * Locks the rows of a prepared transaction that recovery found undecided in the log (after a
+   * restart, or when a tablet was opened); they stay locked until the primary decides. The engine
+   * calls this while no log batch is applied, so the transaction is still undecided: if it is
+   * prepared here live as well (its other tablets on this server opened earlier), the rows join
+   * that transaction; otherwise it is taken up anew.
    */
-  public void adoptRecovered() {
-    for (PreparedRecords r : engine.drainRecoveredPrepared()) {
-      TreeSet<LockKey> rows = new TreeSet<>();
-      for (AppendedRecord a : r.rows()) {
-        rows.add(new LockKey(a.record().tableId(), a.record().key()));
-      }
-      Prepared p = prepared.computeIfAbsent(r.txnId(), id -> new Prepared(id,
-          TxnLock.of(id, r.prepare().primaryTable(), r.prepare().key(), true), List.of()));
-      synchronized (p) {
-        List<LockKey> fresh = rows.stream().filter(k -> !p.rows.contains(k)).toList();
-        TxnLock other = locks.tryLockAll(fresh, p.lock);
-        if (other != null) {
-          LOG.error("recovered prepared transaction {} finds its row locked by transaction {}", r.txnId(), other.txnId());
-        } else {
-          p.rows.addAll(fresh);
-        }
-      }
-      LOG.info("recovered prepared transaction {} ({} rows, primary {}/{}): locked until its primary decides",
-          r.txnId(), rows.size(), r.prepare().primaryTable(), Bytes.toStringBinary(r.prepare().key()));
+  private void adopt(PreparedRecords r) {
+    TreeSet<LockKey> rows = new TreeSet<>();
+    for (AppendedRecord a : r.rows()) {
+      rows.add(new LockKey(a.record().tableId(), a.record().key()));
     }
+    Prepared p = prepared.computeIfAbsent(r.txnId(), id -> new Prepared(id,
+        TxnLock.of(id, r.prepare().primaryTable(), r.prepare().key(), true), List.of()));
+    synchronized (p) {
+      List<LockKey> fresh = rows.stream().filter(k -> !p.rows.contains(k)).toList();
+      TxnLock other = locks.tryLockAll(fresh, p.lock);
+      if (other != null) {
+        LOG.error("recovered prepared transaction {} finds its row locked by transaction {}", r.txnId(), other.txnId());
+      } else {
+        p.rows.addAll(fresh);
+      }
+    }
+    LOG.info("recovered prepared transaction {} ({} rows, primary {}/{}): locked until its primary decides",
+        r.txnId(), rows.size(), r.prepare().primaryTable(), Bytes.toStringBinary(r.prepare().key()));
   }
 
   // ------------------------------------------------------------------ helpers

@@ -48,7 +48,6 @@ class TxnManagerTest {
     txns = new TxnManager(engine, new LocalLockManager(), clock, (table, key) -> tablet,
         (txn, table, key) -> { throw new AssertionError("the primary is local"); },
         new TxnSettings(60_000, 5_000, true, true));
-    txns.adoptRecovered();
   }
 
   /** Stops without deciding anything: what a crash leaves (every acknowledged record is in the log). */

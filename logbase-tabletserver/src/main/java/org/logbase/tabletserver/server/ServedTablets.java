@@ -25,15 +25,8 @@ final class ServedTablets {
   private final Map<String, TabletId> byName = new ConcurrentHashMap<>();
   private volatile String stopReason;
 
-  private volatile Runnable afterRecovery = () -> {};
-
   ServedTablets(StorageEngine engine) {
     this.engine = engine;
-  }
-
-  /** Runs after a tablet's recovery and before it is served (the transaction layer locks prepared rows). */
-  void afterRecovery(Runnable r) {
-    this.afterRecovery = r;
   }
 
   /** The tablet a request names; refuses when stopping or when this server does not serve it. */
@@ -76,8 +69,8 @@ final class ServedTablets {
     TableSchema schema = SchemaProtos.fromProto(table);
     TabletDescriptor d = new TabletDescriptor(schema, spec.getTabletId(), bound(spec.getStartKey()),
         bound(spec.getEndKey()));
+    // Prepared transactions the replay finds are locked by the transaction layer before this returns.
     engine.openTablet(d);
-    afterRecovery.run();
     byName.put(key(schema.name(), spec.getTabletId()), d.id());
   }
 

@@ -148,7 +148,6 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           long ts = cluster.resolveTransaction(txn, table, key);
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, TxnSettings.from(config));
-    tablets.afterRecovery(txns::adoptRecovered);
     service = new TabletServiceImpl(tablets, txns, writeStats);
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
