@@ -101,7 +101,8 @@ public final class ClusterCheck {
     }
   }
 
-  static CuratorFramework client(String connect) {
+  /** A started ZooKeeper client for readiness checks (the caller closes it). */
+  public static CuratorFramework client(String connect) {
     CuratorFramework zk = CuratorFrameworkFactory.newClient(connect, 10_000, 5_000, new ExponentialBackoffRetry(200, 3));
     zk.start();
     return zk;

@@ -1,0 +1,351 @@
+package org.logbase.chaos;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.logbase.chaos.check.ListAppendChecker;
+import org.logbase.chaos.check.Result;
+import org.logbase.chaos.cluster.ChaosCluster;
+import org.logbase.chaos.cluster.CpuLimiter;
+import org.logbase.chaos.cluster.Daemon;
+import org.logbase.chaos.history.HistoryFormat;
+import org.logbase.chaos.history.Mop;
+import org.logbase.chaos.history.Outcome;
+import org.logbase.chaos.history.Txn;
+import org.logbase.chaos.nemesis.Fault;
+import org.logbase.chaos.nemesis.Nemesis;
+import org.logbase.chaos.workload.Bank;
+import org.logbase.chaos.workload.ChaosClient;
+import org.logbase.chaos.workload.ListAppend;
+import org.logbase.chaos.workload.Recorder;
+import org.logbase.chaos.workload.RunClock;
+import org.logbase.chaos.workload.Workers;
+import org.logbase.chaos.workload.Writes;
+import org.logbase.client.LogBaseClient;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+import org.logbase.common.LogBaseException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * A fault-injection run: starts a cluster of processes, runs the workloads (list appends, bank
+ * transfers with snapshot sums, single-row writes; in this JVM and in client processes) while a
+ * nemesis injects faults, heals the cluster, reads everything back and checks the whole history.
+ * Exit status 0: no anomaly; 1: anomalies (listed); 3: the run was too small to count (fewer kills
+ * or transactions than asked for).
+ */
+@Command(name = "chaos", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Run LogBase under injected faults and check the history for anomalies (docs/testing.md).")
+public final class Chaos implements Callable<Integer> {
+  @Option(names = "--dir", description = "Run directory: cluster data, process logs, history (default: target/chaos/<time>).")
+  Path dir;
+  @Option(names = "--duration", defaultValue = "180", description = "Seconds of faults and load (default: ${DEFAULT-VALUE}).")
+  int durationSeconds;
+  @Option(names = "--faults", defaultValue = "all", description = "all, none, or a list of: kill-tabletserver, "
+      + "kill-in-recovery, kill-master, pause-tabletserver, pause-master, starve-tabletserver, kill-zookeeper, "
+      + "kill-client (default: ${DEFAULT-VALUE}).")
+  String faults;
+  @Option(names = "--mean-interval", defaultValue = "4", description = "Mean seconds between faults per nemesis thread (default: ${DEFAULT-VALUE}).")
+  double meanIntervalSeconds;
+  @Option(names = "--nemesis-threads", defaultValue = "2", description = "Faults that may overlap (default: ${DEFAULT-VALUE}).")
+  int nemesisThreads;
+  @Option(names = "--masters", defaultValue = "2") int masters;
+  @Option(names = "--tablet-servers", defaultValue = "3") int tabletServers;
+  @Option(names = "--list-append-threads", defaultValue = "6") int listAppendThreads;
+  @Option(names = "--transfer-threads", defaultValue = "2") int transferThreads;
+  @Option(names = "--snapshot-threads", defaultValue = "1") int snapshotThreads;
+  @Option(names = "--write-threads", defaultValue = "1") int writeThreads;
+  @Option(names = "--writes-per-second", defaultValue = "200", description = "Calls per write thread and second (default: ${DEFAULT-VALUE}).")
+  int writesPerSecond;
+  @Option(names = "--client-processes", defaultValue = "1", description = "Client processes the nemesis may kill (default: ${DEFAULT-VALUE}).")
+  int clientProcesses;
+  @Option(names = "--accounts", defaultValue = "100") int accounts;
+  @Option(names = "--seed", description = "Seed of the nemesis (default: random, printed).")
+  Long seed;
+  @Option(names = "--setting", description = "Extra cluster setting key=value (repeatable), e.g. txn.lock.ttl.ms=2000.")
+  Map<String, String> settings = new LinkedHashMap<>();
+  @Option(names = "--min-server-kills", defaultValue = "0", description = "Fail (status 3) with fewer tablet server and master kills.")
+  int minServerKills;
+  @Option(names = "--min-transactions", defaultValue = "0", description = "Fail (status 3) with fewer committed transactions.")
+  long minTransactions;
+
+  private final PrintStream out;
+
+  public Chaos() {
+    this(System.out);
+  }
+
+  Chaos(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Chaos()).execute(args));
+  }
+
+  /** Parses command-line flags into a run (for tests). */
+  public static Chaos withArgs(PrintStream out, String... args) {
+    Chaos c = new Chaos(out);
+    new CommandLine(c).parseArgs(args);
+    return c;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    RunResult r = run();
+    return r.valid() ? (r.bigEnough() ? 0 : 3) : 1;
+  }
+
+  /** What a run found. */
+  public record RunResult(boolean valid, boolean bigEnough, List<String> problems, long committed, int serverKills,
+      Map<Fault, Integer> faults) {}
+
+  public RunResult run() throws Exception {
+    long s = seed != null ? seed : new java.util.Random().nextLong();
+    Set<Fault> enabled = Fault.parse(faults);
+    if (dir == null) {
+      dir = Path.of("target/chaos/" + Instant.now().toString().replace(':', '-'));
+    }
+    Files.createDirectories(dir);
+    RunClock clock = RunClock.startingNow();
+    Map<String, String> clusterSettings = new LinkedHashMap<>();
+    // Checkpoints and segment rolls during the run, so faults land on them too.
+    clusterSettings.put("checkpoint.interval.ms", "5000");
+    clusterSettings.put("checkpoint.updates", "5000");
+    clusterSettings.put("log.segment.bytes", "1m");
+    clusterSettings.putAll(settings);
+    CpuLimiter cpu = CpuLimiter.detect();
+    say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers; CPU starvation by %s", dir,
+        durationSeconds, enabled.isEmpty() ? "none" : faults, s, masters, tabletServers, cpu.describe());
+
+    List<String> problems = new ArrayList<>();
+    Recorder recorder = new Recorder();
+    try (ChaosCluster cluster = new ChaosCluster(dir, masters, tabletServers, clusterSettings)) {
+      cluster.start();
+      Config clientConfig = Config.empty().with(ClusterConfig.ZK_CONNECT, cluster.zkConnect())
+          .with(ClusterConfig.RPC_DEADLINE_MS, 10_000);
+      Bank bank = new Bank(accounts, 1000);
+      try (LogBaseClient admin = LogBaseClient.connect(clientConfig)) {
+        ListAppend.createTable(admin);
+        bank.create(admin);
+        Writes.createTable(admin);
+      }
+      ClientProcesses clients = new ClientProcesses(cluster, recorder, clock, accounts);
+      for (int i = 0; i < clientProcesses; i++) {
+        clients.startOne();
+      }
+      Workers workers = new Workers(clientConfig, recorder);
+      ListAppend la = new ListAppend(clock, 100, 40);
+      for (int i = 0; i < listAppendThreads; i++) {
+        workers.listAppend(la, i + 1, s + i, null);
+      }
+      for (int i = 0; i < transferThreads; i++) {
+        workers.transfers(bank, s + 100 + i, null);
+      }
+      for (int i = 0; i < snapshotThreads; i++) {
+        workers.snapshots(bank);
+      }
+      for (int i = 0; i < writeThreads; i++) {
+        workers.writes(i + 1, writesPerSecond);
+      }
+
+      Nemesis nemesis;
+      try (LogBaseClient nemesisClient = LogBaseClient.connect(clientConfig)) {
+        nemesis = new Nemesis(cluster, clients, () -> nemesisClient, enabled,
+            Duration.ofMillis((long) (meanIntervalSeconds * 1000)), Duration.ofMillis(6000), cpu, clock, s);
+        Thread.sleep(5000); // a few seconds of load before the first fault
+        nemesis.start(nemesisThreads);
+        Thread.sleep(durationSeconds * 1000L);
+        nemesis.stop();
+      }
+      List<Daemon> restarted = cluster.heal();
+      say("faults over; healed (%d restarted); load goes on for 10 s on the healthy cluster", restarted.size());
+      Thread.sleep(10_000); // in-doubt transactions resolve, clients find their servers again
+      clients.stopAll();
+      workers.stop();
+
+      try (LogBaseClient client = LogBaseClient.connect(clientConfig)) {
+        awaitServing(client, problems);
+        awaitNoLocks(client, problems);
+        checkListAppend(la, client, recorder, problems);
+        checkBank(bank, client, recorder, problems);
+        checkWrites(client, recorder, problems);
+      }
+      workers.crashes().forEach(e -> problems.add("workload thread crashed: " + e));
+      nemesis.failures().forEach(e -> problems.add("nemesis failed (a process could not be brought back): " + e));
+
+      Files.write(dir.resolve("nemesis.txt"), nemesis.events(), StandardCharsets.UTF_8);
+      long committed = recorder.listAppendHistory().stream().filter(t -> t.outcome() == Outcome.OK).count()
+          + recorder.transfers(Outcome.OK);
+      report(recorder, nemesis, committed, problems);
+      boolean bigEnough = nemesis.serverKills() >= minServerKills && committed >= minTransactions;
+      if (!bigEnough) {
+        say("TOO SMALL: %d server kills (wanted %d), %d committed transactions (wanted %d)", nemesis.serverKills(),
+            minServerKills, committed, minTransactions);
+      }
+      return new RunResult(problems.isEmpty(), bigEnough, problems, committed, nemesis.serverKills(), nemesis.counts());
+    }
+  }
+
+  /** Waits until every table can be read in full (every tablet served again). */
+  private void awaitServing(LogBaseClient client, List<String> problems) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    for (String table : List.of(ListAppend.TABLE, Bank.TABLE, Writes.TABLE)) {
+      while (true) {
+        try (var t = client.beginReadOnly()) {
+          t.scan(table, org.logbase.client.ScanSpec.builder().limit(1).build());
+          break;
+        } catch (LogBaseException e) {
+          if (System.nanoTime() > deadline) {
+            problems.add("table '" + table + "' not readable 180 s after the faults ended: " + e.getMessage());
+            return;
+          }
+          Thread.sleep(500);
+        }
+      }
+    }
+  }
+
+  /** In-doubt transactions resolve within the lock TTL; a lock that stays is a liveness bug. */
+  private void awaitNoLocks(LogBaseClient client, List<String> problems) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    List<String> held;
+    while (!(held = LockCheck.heldLocks(client)).isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        problems.add(held.size() + " row locks still held 60 s after the load stopped, e.g. " + held.get(0));
+        return;
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  private void checkListAppend(ListAppend la, LogBaseClient client, Recorder recorder, List<String> problems)
+      throws IOException {
+    List<Txn> history = new ArrayList<>(recorder.listAppendHistory());
+    Set<String> keys = new HashSet<>();
+    for (Txn t : history) {
+      for (Mop m : t.mops()) {
+        if (m.isAppend()) {
+          keys.add(m.key());
+        }
+      }
+    }
+    history.add(la.finalRead(client, Long.MAX_VALUE, 0, keys));
+    List<String> lines = new ArrayList<>();
+    history.forEach(t -> lines.add(HistoryFormat.format(t)));
+    Files.write(dir.resolve("history.txt"), lines, StandardCharsets.UTF_8);
+    Result r = ListAppendChecker.check(history);
+    say("list-append: %d transactions checked; %s", history.size(), r.summary().replace("\n", "\n  "));
+    if (!r.valid()) {
+      problems.add("list-append history has anomalies that snapshot isolation forbids (see above; history in "
+          + dir.resolve("history.txt") + ")");
+    }
+  }
+
+  private void checkBank(Bank bank, LogBaseClient client, Recorder recorder, List<String> problems) {
+    List<Bank.Snapshot> snaps = new ArrayList<>(recorder.snapshots());
+    Bank.Snapshot last = bank.read(client, true);
+    snaps.add(last);
+    List<Bank.Snapshot> wrong = snaps.stream().filter(x -> !bank.isConsistent(x)).toList();
+    say("bank: %d snapshots read (%d failed to read), %d wrong; final total %d of %d over %d accounts", snaps.size(),
+        recorder.failedSnapshots(), wrong.size(), last.sum(), bank.total(), last.accountsSeen());
+    if (!wrong.isEmpty()) {
+      problems.add(wrong.size() + " bank snapshots wrong, first: " + wrong.get(0) + " (total " + bank.total() + ")");
+    }
+  }
+
+  private void checkWrites(LogBaseClient client, Recorder recorder, List<String> problems) {
+    List<String> acked = recorder.acknowledgedWrites();
+    List<String> lost = Writes.lost(client, acked);
+    say("single-row writes: %d acknowledged, %d not acknowledged, %d acknowledged but lost", acked.size(),
+        recorder.unacknowledgedWrites(), lost.size());
+    if (!lost.isEmpty()) {
+      problems.add(lost.size() + " acknowledged single-row writes lost, e.g. " + lost.subList(0, Math.min(5, lost.size())));
+    }
+  }
+
+  private void report(Recorder recorder, Nemesis nemesis, long committed, List<String> problems) {
+    List<Txn> h = recorder.listAppendHistory();
+    say("operations: list-append %d ok / %d fail / %d unknown; transfers %d ok / %d fail / %d unknown; "
+            + "%d committed transactions in all",
+        h.stream().filter(t -> t.outcome() == Outcome.OK).count(),
+        h.stream().filter(t -> t.outcome() == Outcome.FAIL).count(),
+        h.stream().filter(t -> t.outcome() == Outcome.INFO).count(),
+        recorder.transfers(Outcome.OK), recorder.transfers(Outcome.FAIL), recorder.transfers(Outcome.INFO), committed);
+    StringBuilder f = new StringBuilder();
+    nemesis.counts().forEach((k, v) -> f.append(f.length() == 0 ? "" : ", ").append(k.label()).append(' ').append(v));
+    say("faults: %s; %d tablet server and master kills (log: %s)", f.length() == 0 ? "none" : f,
+        nemesis.serverKills(), dir.resolve("nemesis.txt"));
+    if (problems.isEmpty()) {
+      say("RESULT: no anomalies");
+    } else {
+      say("RESULT: %d problems", problems.size());
+      problems.forEach(p -> say("  PROBLEM: %s", p));
+    }
+  }
+
+  private void say(String format, Object... args) {
+    out.println("CHAOS " + String.format(format, args));
+    out.flush();
+  }
+
+  /** The client processes of the run: started, killed by the nemesis, replaced. */
+  private static final class ClientProcesses implements Nemesis.Clients {
+    private final ChaosCluster cluster;
+    private final Recorder recorder;
+    private final RunClock clock;
+    private final int accounts;
+    private final List<Daemon> running = new CopyOnWriteArrayList<>();
+    private int next = 1000;
+
+    ClientProcesses(ChaosCluster cluster, Recorder recorder, RunClock clock, int accounts) {
+      this.cluster = cluster;
+      this.recorder = recorder;
+      this.clock = clock;
+      this.accounts = accounts;
+    }
+
+    synchronized void startOne() throws Exception {
+      int process = next++;
+      Daemon d = new Daemon("client-" + process, ChaosClient.class, List.of("-Xmx192m", "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1", "-Dlog4j.configuration=chaos-log4j.properties"),
+          List.of("--zookeeper", cluster.zkConnect(), "--run-start", Long.toString(clock.startEpochNanos()),
+              "--process", Integer.toString(process), "--accounts", Integer.toString(accounts)),
+          cluster.dir().resolve("logs/client-" + process + ".log").toFile(), recorder::line);
+      d.start();
+      d.await(l -> l.startsWith("CLIENT READY"), ChaosCluster.START);
+      running.add(d);
+    }
+
+    @Override
+    public List<Daemon> running() {
+      return List.copyOf(running);
+    }
+
+    @Override
+    public void replace(Daemon killed) throws Exception {
+      running.remove(killed);
+      startOne();
+    }
+
+    void stopAll() throws InterruptedException {
+      for (Daemon d : running) {
+        d.stop();
+      }
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package org.logbase.chaos.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.server.ZooKeeperServerMain;
+import org.logbase.client.LogBaseClient;
+import org.logbase.dist.ClusterCheck;
+import org.logbase.master.MasterServer;
+import org.logbase.tabletserver.server.TabletServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster under test: ZooKeeper, masters and tablet servers, each a process of its own
+ * ({@link Daemon}), logs on the local file system under the run's directory. The nemesis kills,
+ * pauses and restarts them; {@link #heal} brings every one back.
+ */
+public final class ChaosCluster implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ChaosCluster.class);
+  /** How long a process may take to print its READY line (a loaded 2-core machine, recovery included). */
+  public static final Duration START = Duration.ofSeconds(120);
+
+  private final Path dir;
+  private final int zkPort;
+  private final Path config;
+  private final Daemon zookeeper;
+  private final Map<String, Daemon> masters = new LinkedHashMap<>();
+  private final Map<String, Daemon> tabletServers = new LinkedHashMap<>();
+
+  /**
+   * @param settings lines for the cluster's logbase.properties, on top of the defaults here
+   */
+  public ChaosCluster(Path dir, int masterCount, int serverCount, Map<String, String> settings) throws Exception {
+    this.dir = dir;
+    Files.createDirectories(dir.resolve("logs"));
+    this.zkPort = freePort();
+    Path zoo = dir.resolve("zoo.cfg");
+    Files.writeString(zoo, String.join("\n",
+        "tickTime=1000", "dataDir=" + dir.resolve("zookeeper"), "clientPort=" + zkPort,
+        "clientPortAddress=127.0.0.1", "admin.enableServer=false", "maxSessionTimeout=60000", ""));
+    zookeeper = daemon("zookeeper", ZooKeeperServerMain.class, List.of(zoo.toString()));
+    this.config = dir.resolve("logbase.properties");
+    Map<String, String> all = new LinkedHashMap<>();
+    all.put("zookeeper.connect", zkConnect());
+    all.put("zookeeper.session.timeout.ms", "6000");
+    all.put("logbase.fs.root", dir.resolve("fs").toUri().toString());
+    all.put("tabletserver.heartbeat.interval.ms", "1000");
+    all.putAll(settings);
+    List<String> lines = new ArrayList<>();
+    all.forEach((k, v) -> lines.add(k + "=" + v));
+    lines.add("");
+    Files.writeString(config, String.join("\n", lines), StandardCharsets.UTF_8);
+    for (int i = 1; i <= masterCount; i++) {
+      String name = "master" + i;
+      masters.put(name, daemon(name, MasterServer.class, List.of("--config", config.toString(), "--port", "0")));
+    }
+    for (int i = 1; i <= serverCount; i++) {
+      String id = "ts" + i;
+      tabletServers.put(id, daemon(id, TabletServer.class,
+          List.of("--id", id, "--config", config.toString(), "--port", "0")));
+    }
+  }
+
+  private Daemon daemon(String name, Class<?> main, List<String> args) {
+    return new Daemon(name, main, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "-Dlog4j.configuration=chaos-log4j.properties"), args, dir.resolve("logs/" + name + ".log").toFile(),
+        line -> { });
+  }
+
+  /** Starts every process and waits until all are ready. */
+  public void start() throws Exception {
+    startZooKeeper();
+    for (Daemon m : masters.values()) {
+      m.start();
+    }
+    for (Daemon t : tabletServers.values()) {
+      t.start();
+    }
+    for (Daemon m : masters.values()) {
+      m.await(l -> l.startsWith("MASTER READY"), START);
+    }
+    for (Daemon t : tabletServers.values()) {
+      t.await(l -> l.startsWith("TABLETSERVER READY"), START);
+    }
+  }
+
+  /** Starts ZooKeeper (again) and waits until it accepts sessions. */
+  public void startZooKeeper() throws Exception {
+    zookeeper.start();
+    try (CuratorFramework client = ClusterCheck.client(zkConnect())) {
+      if (!client.blockUntilConnected((int) START.toSeconds(), TimeUnit.SECONDS)) {
+        throw new Daemon.DaemonDiedException("ZooKeeper did not start; see " + zookeeper.log());
+      }
+    }
+  }
+
+  /**
+   * Restarts a dead process of the cluster and waits until it is ready. A start that fails (a
+   * server that gave up on ZooKeeper while the nemesis had it down, say) is tried again, three
+   * times in all.
+   */
+  public void restart(Daemon d) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        if (d == zookeeper) {
+          startZooKeeper();
+        } else {
+          d.start();
+          d.await(l -> l.startsWith(tabletServers.containsValue(d) ? "TABLETSERVER READY" : "MASTER READY"), START);
+        }
+        return;
+      } catch (Daemon.DaemonDiedException e) {
+        d.kill9();
+        if (attempt == 3) {
+          throw e;
+        }
+        LOG.warn("{}; starting it again", e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Brings the cluster back to health: resumes paused processes and restarts dead ones (a tablet
+   * server whose ZooKeeper session expired exits by itself). Returns the processes restarted.
+   */
+  public List<Daemon> heal() throws Exception {
+    List<Daemon> restarted = new ArrayList<>();
+    for (Daemon d : all()) {
+      d.resume();
+    }
+    if (!zookeeper.isAlive()) {
+      restart(zookeeper);
+      restarted.add(zookeeper);
+    }
+    for (Daemon d : all()) {
+      if (d != zookeeper && !d.isAlive()) {
+        restart(d);
+        restarted.add(d);
+      }
+    }
+    return restarted;
+  }
+
+  /** Every process: ZooKeeper first, then masters, then tablet servers. */
+  public List<Daemon> all() {
+    List<Daemon> out = new ArrayList<>();
+    out.add(zookeeper);
+    out.addAll(masters.values());
+    out.addAll(tabletServers.values());
+    return out;
+  }
+
+  public Daemon zookeeper() {
+    return zookeeper;
+  }
+
+  public List<Daemon> masters() {
+    return List.copyOf(masters.values());
+  }
+
+  public List<Daemon> tabletServers() {
+    return List.copyOf(tabletServers.values());
+  }
+
+  /** The master process that is active now (by the address the cluster reports), or null. */
+  public Daemon activeMaster(LogBaseClient client) {
+    String address = client.admin().clusterStatus().activeMaster();
+    for (Daemon m : masters.values()) {
+      String ready = m.lastLine("MASTER READY");
+      if (m.isAlive() && ready != null && ready.endsWith(" " + address)) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  public String zkConnect() {
+    return "127.0.0.1:" + zkPort;
+  }
+
+  public Path config() {
+    return config;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** Kills every process. */
+  @Override
+  public void close() throws InterruptedException {
+    List<Daemon> reversed = new ArrayList<>(all());
+    Collections.reverse(reversed);
+    for (Daemon d : reversed) {
+      d.stop();
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package org.logbase.chaos.nemesis;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** The faults a nemesis injects; names as on the command line. */
+public enum Fault {
+  /** kill -9 a tablet server, restart it after 0-3 s. */
+  KILL_TABLETSERVER("kill-tabletserver", 3),
+  /** kill -9 a tablet server, restart it, kill it again while it recovers, restart it. */
+  KILL_IN_RECOVERY("kill-in-recovery", 2),
+  /** kill -9 the active master, restart it after 0-3 s (the standby takes over meanwhile). */
+  KILL_MASTER("kill-master", 2),
+  /** SIGSTOP a tablet server for 1 s up to past its ZooKeeper session, then SIGCONT. */
+  PAUSE_TABLETSERVER("pause-tabletserver", 1),
+  /** SIGSTOP the active master past its ZooKeeper session, then SIGCONT. */
+  PAUSE_MASTER("pause-master", 1),
+  /** Starve a tablet server of CPU (5% of a core) for 5-15 s. */
+  STARVE_TABLETSERVER("starve-tabletserver", 1),
+  /** kill -9 ZooKeeper, restart it after 1-5 s (same data and port). */
+  KILL_ZOOKEEPER("kill-zookeeper", 0.5),
+  /** kill -9 a client process (its commits stall after prepare now and then), start a new one. */
+  KILL_CLIENT("kill-client", 1);
+
+  private final String label;
+  private final double weight;
+
+  /** @param weight how often the nemesis picks it, relative to the others */
+  Fault(String label, double weight) {
+    this.label = label;
+    this.weight = weight;
+  }
+
+  public double weight() {
+    return weight;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  /** Whether the fault kills a tablet server or a master (what the soak counts). */
+  public boolean killsServer() {
+    return this == KILL_TABLETSERVER || this == KILL_IN_RECOVERY || this == KILL_MASTER;
+  }
+
+  /** Parses "all" or a comma-separated list of labels. */
+  public static Set<Fault> parse(String s) {
+    if (s.equals("all")) {
+      return EnumSet.allOf(Fault.class);
+    }
+    if (s.equals("none") || s.isEmpty()) {
+      return EnumSet.noneOf(Fault.class);
+    }
+    Set<Fault> out = EnumSet.noneOf(Fault.class);
+    for (String part : s.split(",")) {
+      String want = part.trim().toLowerCase(Locale.ROOT);
+      out.add(Arrays.stream(values()).filter(f -> f.label.equals(want)).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("unknown fault '" + part + "'; known: all, none, "
+              + Arrays.stream(values()).map(Fault::label).collect(Collectors.joining(", ")))));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,339 @@
+package org.logbase.chaos.nemesis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.logbase.chaos.cluster.ChaosCluster;
+import org.logbase.chaos.cluster.CpuLimiter;
+import org.logbase.chaos.cluster.Daemon;
+import org.logbase.chaos.workload.RunClock;
+import org.logbase.client.LogBaseClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Injects faults at random moments: each of its threads waits a random time (exponential, mean
+ * {@code meanInterval}), picks a fault and a victim no other thread is hurting, injects the fault
+ * and heals its victim. With two or more threads faults overlap: a server starved while another is
+ * killed, ZooKeeper restarted during a recovery. Every fault is logged with its time and counted.
+ */
+public final class Nemesis {
+  private static final Logger LOG = LoggerFactory.getLogger(Nemesis.class);
+
+  /** Client processes the nemesis may kill; it starts a replacement for each one it kills. */
+  public interface Clients {
+    List<Daemon> running();
+
+    void replace(Daemon killed) throws Exception;
+  }
+
+  private final ChaosCluster cluster;
+  private final Clients clients;
+  private final Supplier<LogBaseClient> admin;
+  private final List<Fault> faults;
+  private final Duration meanInterval;
+  private final Duration sessionTimeout;
+  private final CpuLimiter cpu;
+  private final RunClock clock;
+  private final Random rnd;
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final Set<Daemon> busy = new HashSet<>();
+  private final EnumMap<Fault, Integer> counts = new EnumMap<>(Fault.class);
+  private final List<String> events = new ArrayList<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private final List<Throwable> failures = new ArrayList<>();
+  private int serverKills;
+
+  public Nemesis(ChaosCluster cluster, Clients clients, Supplier<LogBaseClient> admin, Set<Fault> faults,
+      Duration meanInterval, Duration sessionTimeout, CpuLimiter cpu, RunClock clock, long seed) {
+    this.cluster = cluster;
+    this.clients = clients;
+    this.admin = admin;
+    this.faults = List.copyOf(faults);
+    this.meanInterval = meanInterval;
+    this.sessionTimeout = sessionTimeout;
+    this.cpu = cpu;
+    this.clock = clock;
+    this.rnd = new Random(seed);
+  }
+
+  /** Starts {@code n} nemesis threads. */
+  public void start(int n) {
+    if (faults.isEmpty()) {
+      return;
+    }
+    Thread sup = new Thread(this::supervise, "nemesis-supervisor");
+    sup.setDaemon(true);
+    threads.add(sup);
+    sup.start();
+    for (int i = 0; i < n; i++) {
+      Thread t = new Thread(this::loop, "nemesis-" + i);
+      t.setDaemon(true);
+      threads.add(t);
+      t.start();
+    }
+  }
+
+  private void loop() {
+    try {
+      while (running.get()) {
+        long waitMs = (long) (-Math.log(1 - random().nextDouble()) * meanInterval.toMillis());
+        if (sleepUnlessStopped(waitMs)) {
+          return;
+        }
+        inject(pick(random()));
+      }
+    } catch (Throwable e) {
+      LOG.error("nemesis thread failed", e);
+      synchronized (failures) {
+        failures.add(e);
+      }
+    }
+  }
+
+  /** A fault chosen by weight. */
+  private Fault pick(Random r) {
+    double total = faults.stream().mapToDouble(Fault::weight).sum();
+    double x = r.nextDouble() * total;
+    for (Fault f : faults) {
+      x -= f.weight();
+      if (x < 0) {
+        return f;
+      }
+    }
+    return faults.get(faults.size() - 1);
+  }
+
+  /**
+   * What an operator's process supervisor does: a process that died by itself (a tablet server
+   * whose ZooKeeper session expired while it was paused or starved exits) and that no fault is
+   * working on is started again.
+   */
+  private void supervise() {
+    try {
+      while (!sleepUnlessStopped(1000)) {
+        for (Daemon d : cluster.all()) {
+          boolean mine;
+          synchronized (busy) {
+            mine = !busy.contains(d) && !d.isAlive() && d.starts() > 0;
+            if (mine) {
+              busy.add(d);
+            }
+          }
+          if (mine) {
+            try {
+              event("supervisor", d + " exited by itself (" + d.exitValue() + "): restarting it");
+              cluster.restart(d);
+              event("supervisor", d + " back");
+            } finally {
+              synchronized (busy) {
+                busy.remove(d);
+              }
+            }
+          }
+        }
+      }
+    } catch (Throwable e) {
+      LOG.error("supervisor failed", e);
+      synchronized (failures) {
+        failures.add(e);
+      }
+    }
+  }
+
+  private void inject(Fault f) throws Exception {
+    switch (f) {
+      case KILL_TABLETSERVER -> withVictim(f, cluster.tabletServers(), ts -> {
+        ts.kill9();
+        countKill(f, ts, "killed");
+        pause(random().nextInt(3000));
+        cluster.restart(ts);
+        event(f, ts + " back");
+      });
+      case KILL_IN_RECOVERY -> withVictim(f, cluster.tabletServers(), ts -> {
+        ts.kill9();
+        countKill(f, ts, "killed");
+        ts.start();
+        // Killed again while it starts: JVM start, ZooKeeper, then the replay of each tablet it opens.
+        pause(1000 + random().nextInt(3000));
+        ts.kill9();
+        countKill(f, ts, "killed again while starting");
+        cluster.restart(ts);
+        event(f, ts + " back");
+      });
+      case KILL_MASTER -> withVictim(f, activeMaster(), m -> {
+        m.kill9();
+        countKill(f, m, "killed (active master)");
+        pause(random().nextInt(3000));
+        cluster.restart(m);
+        event(f, m + " back");
+      });
+      case PAUSE_TABLETSERVER -> withVictim(f, cluster.tabletServers(), ts -> {
+        long ms = 1000 + random().nextInt((int) sessionTimeout.toMillis() + 4000);
+        ts.pause();
+        event(f, ts + " stopped for " + ms + " ms");
+        pause(ms);
+        ts.resume();
+        healIfDead(f, ts);
+      });
+      case PAUSE_MASTER -> withVictim(f, activeMaster(), m -> {
+        long ms = sessionTimeout.toMillis() + 2000 + random().nextInt(3000);
+        m.pause();
+        event(f, m + " (active master) stopped for " + ms + " ms");
+        pause(ms);
+        m.resume();
+        healIfDead(f, m);
+      });
+      case STARVE_TABLETSERVER -> withVictim(f, cluster.tabletServers(), ts -> {
+        long ms = 5000 + random().nextInt(10_000);
+        long pid = ts.pid();
+        cpu.limit(pid, 5);
+        event(f, ts + " limited to 5% of a core for " + ms + " ms");
+        try {
+          pause(ms);
+        } finally {
+          cpu.unlimit(pid);
+        }
+        healIfDead(f, ts);
+      });
+      case KILL_ZOOKEEPER -> withVictim(f, List.of(cluster.zookeeper()), zk -> {
+        zk.kill9();
+        event(f, "zookeeper killed");
+        pause(1000 + random().nextInt(4000));
+        cluster.restart(zk);
+        event(f, "zookeeper back");
+      });
+      case KILL_CLIENT -> withVictim(f, clients.running(), c -> {
+        c.kill9();
+        event(f, c + " killed");
+        clients.replace(c);
+      });
+      default -> throw new IllegalStateException("unknown fault " + f);
+    }
+  }
+
+  private List<Daemon> activeMaster() {
+    try {
+      Daemon m = cluster.activeMaster(admin.get());
+      return m == null ? List.of() : List.of(m);
+    } catch (RuntimeException e) {
+      LOG.info("nemesis: no active master found ({}); skipping", e.toString());
+      return List.of();
+    }
+  }
+
+  /** A process that died of the fault (its session expired) is started again. */
+  private void healIfDead(Fault f, Daemon d) throws Exception {
+    if (!d.isAlive()) {
+      event(f, d + " exited (" + d.exitValue() + "): restarting it");
+      cluster.restart(d);
+      event(f, d + " back");
+    }
+  }
+
+  private interface Action {
+    void on(Daemon victim) throws Exception;
+  }
+
+  private void withVictim(Fault f, List<Daemon> candidates, Action action) throws Exception {
+    Daemon victim;
+    synchronized (busy) {
+      List<Daemon> free = candidates.stream().filter(d -> !busy.contains(d) && d.isAlive()).toList();
+      if (free.isEmpty()) {
+        return;
+      }
+      victim = free.get(random().nextInt(free.size()));
+      busy.add(victim);
+      counts.merge(f, 1, Integer::sum);
+    }
+    try {
+      action.on(victim);
+    } finally {
+      synchronized (busy) {
+        busy.remove(victim);
+      }
+    }
+  }
+
+  private void countKill(Fault f, Daemon d, String what) {
+    synchronized (busy) {
+      serverKills++;
+    }
+    event(f, d + " " + what);
+  }
+
+  private void event(Fault f, String what) {
+    event(f.label(), what);
+  }
+
+  private void event(String who, String what) {
+    String line = String.format("%8.1f s  %-20s %s", clock.now() / 1e9, who, what);
+    LOG.info("nemesis: {}", line);
+    synchronized (events) {
+      events.add(line);
+    }
+  }
+
+  private Random random() {
+    synchronized (rnd) {
+      return new Random(rnd.nextLong());
+    }
+  }
+
+  /** Sleeps; true if the nemesis was stopped meanwhile (a fault in progress still finishes). */
+  private boolean sleepUnlessStopped(long ms) throws InterruptedException {
+    long end = System.nanoTime() + ms * 1_000_000;
+    while (running.get()) {
+      long left = (end - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        return false;
+      }
+      Thread.sleep(Math.min(left, 200));
+    }
+    return true;
+  }
+
+  private static void pause(long ms) throws InterruptedException {
+    Thread.sleep(ms); // the fault's own duration, not a wait for something to happen
+  }
+
+  /** Stops injecting; waits for the faults in progress to finish and heal their victims. */
+  public void stop() throws InterruptedException {
+    running.set(false);
+    for (Thread t : threads) {
+      t.join(300_000);
+    }
+  }
+
+  public Map<Fault, Integer> counts() {
+    synchronized (busy) {
+      return new EnumMap<>(counts);
+    }
+  }
+
+  /** Tablet server and master kills. */
+  public int serverKills() {
+    synchronized (busy) {
+      return serverKills;
+    }
+  }
+
+  public List<String> events() {
+    synchronized (events) {
+      return List.copyOf(events);
+    }
+  }
+
+  public List<Throwable> failures() {
+    synchronized (failures) {
+      return List.copyOf(failures);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package org.logbase.chaos.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
+import org.logbase.chaos.history.HistoryFormat;
+import org.logbase.chaos.history.Outcome;
+import org.logbase.chaos.history.Txn;
+
+/**
+ * What the workloads did, from the runner's threads and from client processes (whose stdout lines
+ * arrive through {@link #line}): the list-append history, counts of bank transfers by outcome, the
+ * bank snapshots, and the single-row writes acknowledged.
+ */
+public final class Recorder {
+  /** A transaction line at invoke says INFO; the line at completion replaces it. */
+  private final Map<Long, Txn> listAppend = new ConcurrentHashMap<>();
+  private final Map<Outcome, LongAdder> transfers = new ConcurrentHashMap<>();
+  private final ConcurrentLinkedQueue<Bank.Snapshot> snapshots = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<String> acknowledgedWrites = new ConcurrentLinkedQueue<>();
+  private final LongAdder unacknowledgedWrites = new LongAdder();
+  private final LongAdder failedSnapshots = new LongAdder();
+
+  public void txn(Txn t) {
+    listAppend.put(t.id(), t);
+  }
+
+  public void transfer(Outcome o) {
+    transfers.computeIfAbsent(o, x -> new LongAdder()).increment();
+  }
+
+  public void snapshot(Bank.Snapshot s) {
+    snapshots.add(s);
+  }
+
+  public void snapshotFailed() {
+    failedSnapshots.increment();
+  }
+
+  public void written(List<String> keys) {
+    acknowledgedWrites.addAll(keys);
+  }
+
+  public void notWritten(int n) {
+    unacknowledgedWrites.add(n);
+  }
+
+  /** A line a client process printed: {@code T ...} (a list-append transaction) or {@code B OUTCOME}. */
+  public void line(String line) {
+    if (HistoryFormat.isTxn(line)) {
+      txn(HistoryFormat.parse(line));
+    } else if (line.startsWith("B ")) {
+      transfer(Outcome.valueOf(line.substring(2).trim()));
+    }
+  }
+
+  public List<Txn> listAppendHistory() {
+    List<Txn> out = new ArrayList<>(listAppend.values());
+    out.sort((a, b) -> Long.compare(a.invokeNanos(), b.invokeNanos()));
+    return out;
+  }
+
+  public long transfers(Outcome o) {
+    LongAdder a = transfers.get(o);
+    return a == null ? 0 : a.sum();
+  }
+
+  public List<Bank.Snapshot> snapshots() {
+    return List.copyOf(snapshots);
+  }
+
+  public long failedSnapshots() {
+    return failedSnapshots.sum();
+  }
+
+  public List<String> acknowledgedWrites() {
+    return List.copyOf(acknowledgedWrites);
+  }
+
+  public long unacknowledgedWrites() {
+    return unacknowledgedWrites.sum();
+  }
+}

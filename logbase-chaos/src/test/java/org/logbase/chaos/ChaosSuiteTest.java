@@ -1,0 +1,44 @@
+package org.logbase.chaos;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault-injection suite in CI: three minutes of every fault against the real processes, then
+ * the whole history checked (bin/chaos.sh runs the same for as long as asked). And the proof that
+ * the checks can fail: the same workloads against deliberately broken servers (validation off,
+ * snapshot reads that do not wait for committing writers) must be caught.
+ */
+class ChaosSuiteTest {
+  @TempDir Path dir;
+  final PrintStream out = System.out;
+
+  @Test
+  void threeMinutesOfEveryFaultLeaveNoAnomaly() throws Exception {
+    Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "180", "--faults", "all").run();
+    assertTrue(r.problems().isEmpty(), "anomalies: " + r.problems());
+    assertTrue(r.serverKills() >= 5, "the nemesis killed servers: " + r.faults());
+    assertTrue(r.faults().keySet().stream().filter(f -> !f.killsServer()).count() >= 2,
+        "other faults were injected too: " + r.faults());
+    assertTrue(r.committed() > 1000, "transactions committed: " + r.committed());
+  }
+
+  @Test
+  void lostUpdatesOfServersWithoutValidationAreCaught() throws Exception {
+    Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "30", "--faults", "none",
+        "--client-processes", "0", "--setting", "txn.test.validate=false").run();
+    assertFalse(r.valid(), "the checks catch what first-committer-wins prevents");
+  }
+
+  @Test
+  void tornSnapshotsOfReadersThatDoNotWaitAreCaught() throws Exception {
+    Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "30", "--faults", "none",
+        "--client-processes", "0", "--snapshot-threads", "2", "--setting", "txn.test.readers.wait=false").run();
+    assertFalse(r.valid(), "the checks catch what the snapshot-read rule prevents");
+  }
+}
