@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,12 +29,15 @@ import org.logbase.chaos.nemesis.Fault;
 import org.logbase.chaos.nemesis.Nemesis;
 import org.logbase.chaos.workload.Bank;
 import org.logbase.chaos.workload.ChaosClient;
+import org.logbase.chaos.workload.Counter;
 import org.logbase.chaos.workload.ListAppend;
 import org.logbase.chaos.workload.Recorder;
 import org.logbase.chaos.workload.RunClock;
 import org.logbase.chaos.workload.Workers;
 import org.logbase.chaos.workload.Writes;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.ScanSpec;
+import org.logbase.client.Transaction;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.LogBaseException;
@@ -68,6 +72,7 @@ public final class Chaos implements Callable<Integer> {
   @Option(names = "--list-append-threads", defaultValue = "6") int listAppendThreads;
   @Option(names = "--transfer-threads", defaultValue = "2") int transferThreads;
   @Option(names = "--snapshot-threads", defaultValue = "1") int snapshotThreads;
+  @Option(names = "--counter-threads", defaultValue = "2") int counterThreads;
   @Option(names = "--write-threads", defaultValue = "1") int writeThreads;
   @Option(names = "--writes-per-second", defaultValue = "200", description = "Calls per write thread and second (default: ${DEFAULT-VALUE}).")
   int writesPerSecond;
@@ -115,7 +120,7 @@ public final class Chaos implements Callable<Integer> {
       Map<Fault, Integer> faults) {}
 
   public RunResult run() throws Exception {
-    long s = seed != null ? seed : new java.util.Random().nextLong();
+    long s = seed != null ? seed : new Random().nextLong();
     Set<Fault> enabled = Fault.parse(faults);
     if (dir == null) {
       dir = Path.of("target/chaos/" + Instant.now().toString().replace(':', '-'));
@@ -132,82 +137,105 @@ public final class Chaos implements Callable<Integer> {
     say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers; CPU starvation by %s", dir,
         durationSeconds, enabled.isEmpty() ? "none" : faults, s, masters, tabletServers, cpu.describe());
 
+    try (ChaosCluster cluster = new ChaosCluster(dir, masters, tabletServers, clusterSettings)) {
+      // Ctrl-C or kill of the runner: its processes go with it.
+      Thread killer = new Thread(() -> {
+        try {
+          cluster.close();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "chaos-shutdown");
+      Runtime.getRuntime().addShutdownHook(killer);
+      try {
+        return runOn(cluster, clock, enabled, cpu, s);
+      } finally {
+        Runtime.getRuntime().removeShutdownHook(killer);
+      }
+    }
+  }
+
+  private RunResult runOn(ChaosCluster cluster, RunClock clock, Set<Fault> enabled, CpuLimiter cpu, long s)
+      throws Exception {
     List<String> problems = new ArrayList<>();
     Recorder recorder = new Recorder();
-    try (ChaosCluster cluster = new ChaosCluster(dir, masters, tabletServers, clusterSettings)) {
-      cluster.start();
-      Config clientConfig = Config.empty().with(ClusterConfig.ZK_CONNECT, cluster.zkConnect())
-          .with(ClusterConfig.RPC_DEADLINE_MS, 10_000);
-      Bank bank = new Bank(accounts, 1000);
-      try (LogBaseClient admin = LogBaseClient.connect(clientConfig)) {
-        ListAppend.createTable(admin);
-        bank.create(admin);
-        Writes.createTable(admin);
-      }
-      ClientProcesses clients = new ClientProcesses(cluster, recorder, clock, accounts);
-      for (int i = 0; i < clientProcesses; i++) {
-        clients.startOne();
-      }
-      Workers workers = new Workers(clientConfig, recorder);
-      ListAppend la = new ListAppend(clock, 100, 40);
-      for (int i = 0; i < listAppendThreads; i++) {
-        workers.listAppend(la, i + 1, s + i, null);
-      }
-      for (int i = 0; i < transferThreads; i++) {
-        workers.transfers(bank, s + 100 + i, null);
-      }
-      for (int i = 0; i < snapshotThreads; i++) {
-        workers.snapshots(bank);
-      }
-      for (int i = 0; i < writeThreads; i++) {
-        workers.writes(i + 1, writesPerSecond);
-      }
-
-      Nemesis nemesis;
-      try (LogBaseClient nemesisClient = LogBaseClient.connect(clientConfig)) {
-        nemesis = new Nemesis(cluster, clients, () -> nemesisClient, enabled,
-            Duration.ofMillis((long) (meanIntervalSeconds * 1000)), Duration.ofMillis(6000), cpu, clock, s);
-        Thread.sleep(5000); // a few seconds of load before the first fault
-        nemesis.start(nemesisThreads);
-        Thread.sleep(durationSeconds * 1000L);
-        nemesis.stop();
-      }
-      List<Daemon> restarted = cluster.heal();
-      say("faults over; healed (%d restarted); load goes on for 10 s on the healthy cluster", restarted.size());
-      Thread.sleep(10_000); // in-doubt transactions resolve, clients find their servers again
-      clients.stopAll();
-      workers.stop();
-
-      try (LogBaseClient client = LogBaseClient.connect(clientConfig)) {
-        awaitServing(client, problems);
-        awaitNoLocks(client, problems);
-        checkListAppend(la, client, recorder, problems);
-        checkBank(bank, client, recorder, problems);
-        checkWrites(client, recorder, problems);
-      }
-      workers.crashes().forEach(e -> problems.add("workload thread crashed: " + e));
-      nemesis.failures().forEach(e -> problems.add("nemesis failed (a process could not be brought back): " + e));
-
-      Files.write(dir.resolve("nemesis.txt"), nemesis.events(), StandardCharsets.UTF_8);
-      long committed = recorder.listAppendHistory().stream().filter(t -> t.outcome() == Outcome.OK).count()
-          + recorder.transfers(Outcome.OK);
-      report(recorder, nemesis, committed, problems);
-      boolean bigEnough = nemesis.serverKills() >= minServerKills && committed >= minTransactions;
-      if (!bigEnough) {
-        say("TOO SMALL: %d server kills (wanted %d), %d committed transactions (wanted %d)", nemesis.serverKills(),
-            minServerKills, committed, minTransactions);
-      }
-      return new RunResult(problems.isEmpty(), bigEnough, problems, committed, nemesis.serverKills(), nemesis.counts());
+    cluster.start();
+    Config clientConfig = Config.empty().with(ClusterConfig.ZK_CONNECT, cluster.zkConnect())
+        .with(ClusterConfig.RPC_DEADLINE_MS, 5_000);
+    Bank bank = new Bank(accounts, 1000);
+    try (LogBaseClient admin = LogBaseClient.connect(clientConfig)) {
+      ListAppend.createTable(admin);
+      bank.create(admin);
+      Writes.createTable(admin);
+      Counter.createTable(admin);
     }
+    ClientProcesses clients = new ClientProcesses(cluster, recorder, clock, accounts);
+    for (int i = 0; i < clientProcesses; i++) {
+      clients.startOne();
+    }
+    Workers workers = new Workers(clientConfig, recorder);
+    ListAppend la = new ListAppend(clock, 100, 40);
+    for (int i = 0; i < listAppendThreads; i++) {
+      workers.listAppend(la, i + 1, s + i, null);
+    }
+    for (int i = 0; i < transferThreads; i++) {
+      workers.transfers(bank, s + 100 + i, null);
+    }
+    for (int i = 0; i < snapshotThreads; i++) {
+      workers.snapshots(bank);
+    }
+    for (int i = 0; i < counterThreads; i++) {
+      workers.increments(i + 1);
+    }
+    for (int i = 0; i < writeThreads; i++) {
+      workers.writes(i + 1, writesPerSecond);
+    }
+
+    Nemesis nemesis;
+    try (LogBaseClient nemesisClient = LogBaseClient.connect(clientConfig)) {
+      nemesis = new Nemesis(cluster, clients, () -> nemesisClient, enabled,
+          Duration.ofMillis((long) (meanIntervalSeconds * 1000)), Duration.ofMillis(6000), cpu, clock, s);
+      Thread.sleep(5000); // a few seconds of load before the first fault
+      nemesis.start(nemesisThreads);
+      Thread.sleep(durationSeconds * 1000L);
+      nemesis.stop();
+    }
+    List<Daemon> restarted = cluster.heal();
+    say("faults over; healed (%d restarted); load goes on for 10 s on the healthy cluster", restarted.size());
+    Thread.sleep(10_000); // in-doubt transactions resolve, clients find their servers again
+    clients.stopAll();
+    workers.stop();
+
+    try (LogBaseClient client = LogBaseClient.connect(clientConfig)) {
+      awaitServing(client, problems);
+      awaitNoLocks(client, problems);
+      checkListAppend(la, client, recorder, problems);
+      checkBank(bank, client, recorder, problems);
+      checkWrites(client, recorder, problems);
+      checkCounter(client, recorder, problems);
+    }
+    workers.crashes().forEach(e -> problems.add("workload thread crashed: " + e));
+    nemesis.failures().forEach(e -> problems.add("nemesis failed (a process could not be brought back): " + e));
+
+    Files.write(dir.resolve("nemesis.txt"), nemesis.events(), StandardCharsets.UTF_8);
+    long committed = recorder.listAppendHistory().stream().filter(t -> t.outcome() == Outcome.OK).count()
+        + recorder.transfers(Outcome.OK) + recorder.increments().size();
+    report(recorder, nemesis, committed, problems);
+    boolean bigEnough = nemesis.serverKills() >= minServerKills && committed >= minTransactions;
+    if (!bigEnough) {
+      say("TOO SMALL: %d server kills (wanted %d), %d committed transactions (wanted %d)", nemesis.serverKills(),
+          minServerKills, committed, minTransactions);
+    }
+    return new RunResult(problems.isEmpty(), bigEnough, problems, committed, nemesis.serverKills(), nemesis.counts());
   }
 
   /** Waits until every table can be read in full (every tablet served again). */
   private void awaitServing(LogBaseClient client, List<String> problems) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-    for (String table : List.of(ListAppend.TABLE, Bank.TABLE, Writes.TABLE)) {
+    for (String table : List.of(ListAppend.TABLE, Bank.TABLE, Writes.TABLE, Counter.TABLE)) {
       while (true) {
-        try (var t = client.beginReadOnly()) {
-          t.scan(table, org.logbase.client.ScanSpec.builder().limit(1).build());
+        try (Transaction t = client.beginReadOnly()) {
+          t.scan(table, ScanSpec.builder().limit(1).build());
           break;
         } catch (LogBaseException e) {
           if (System.nanoTime() > deadline) {
@@ -278,14 +306,24 @@ public final class Chaos implements Callable<Integer> {
     }
   }
 
+  private void checkCounter(LogBaseClient client, Recorder recorder, List<String> problems) {
+    List<String> wrong = Counter.problems(client, recorder.increments());
+    say("counter: %d increments acknowledged; %d problems%s", recorder.increments().size(), wrong.size(),
+        wrong.isEmpty() ? "" : ", e.g. " + wrong.subList(0, Math.min(5, wrong.size())));
+    if (!wrong.isEmpty()) {
+      problems.add("counter and markers disagree: " + wrong.subList(0, Math.min(5, wrong.size())));
+    }
+  }
+
   private void report(Recorder recorder, Nemesis nemesis, long committed, List<String> problems) {
     List<Txn> h = recorder.listAppendHistory();
     say("operations: list-append %d ok / %d fail / %d unknown; transfers %d ok / %d fail / %d unknown; "
-            + "%d committed transactions in all",
+            + "%d counter increments; %d committed transactions in all",
         h.stream().filter(t -> t.outcome() == Outcome.OK).count(),
         h.stream().filter(t -> t.outcome() == Outcome.FAIL).count(),
         h.stream().filter(t -> t.outcome() == Outcome.INFO).count(),
-        recorder.transfers(Outcome.OK), recorder.transfers(Outcome.FAIL), recorder.transfers(Outcome.INFO), committed);
+        recorder.transfers(Outcome.OK), recorder.transfers(Outcome.FAIL), recorder.transfers(Outcome.INFO),
+        recorder.increments().size(), committed);
     StringBuilder f = new StringBuilder();
     nemesis.counts().forEach((k, v) -> f.append(f.length() == 0 ? "" : ", ").append(k.label()).append(' ').append(v));
     say("faults: %s; %d tablet server and master kills (log: %s)", f.length() == 0 ? "none" : f,
@@ -326,6 +364,7 @@ public final class Chaos implements Callable<Integer> {
           List.of("--zookeeper", cluster.zkConnect(), "--run-start", Long.toString(clock.startEpochNanos()),
               "--process", Integer.toString(process), "--accounts", Integer.toString(accounts)),
           cluster.dir().resolve("logs/client-" + process + ".log").toFile(), recorder::line);
+      cluster.track(d);
       d.start();
       d.await(l -> l.startsWith("CLIENT READY"), ChaosCluster.START);
       running.add(d);

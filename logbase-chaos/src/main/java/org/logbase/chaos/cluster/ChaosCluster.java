@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
@@ -37,6 +38,7 @@ public final class ChaosCluster implements AutoCloseable {
   private final Daemon zookeeper;
   private final Map<String, Daemon> masters = new LinkedHashMap<>();
   private final Map<String, Daemon> tabletServers = new LinkedHashMap<>();
+  private final List<Daemon> others = new CopyOnWriteArrayList<>();
 
   /**
    * @param settings lines for the cluster's logbase.properties, on top of the defaults here
@@ -117,7 +119,7 @@ public final class ChaosCluster implements AutoCloseable {
           startZooKeeper();
         } else {
           d.start();
-          d.await(l -> l.startsWith(tabletServers.containsValue(d) ? "TABLETSERVER READY" : "MASTER READY"), START);
+          awaitReady(d);
         }
         return;
       } catch (Daemon.DaemonDiedException e) {
@@ -128,6 +130,11 @@ public final class ChaosCluster implements AutoCloseable {
         LOG.warn("{}; starting it again", e.getMessage());
       }
     }
+  }
+
+  /** Waits until a started master or tablet server is ready (its READY line). */
+  public void awaitReady(Daemon d) throws InterruptedException {
+    d.await(l -> l.startsWith(tabletServers.containsValue(d) ? "TABLETSERVER READY" : "MASTER READY"), START);
   }
 
   /**
@@ -203,9 +210,17 @@ public final class ChaosCluster implements AutoCloseable {
     }
   }
 
-  /** Kills every process. */
+  /** Another process of the run (a client) to kill when the cluster closes. */
+  public void track(Daemon d) {
+    others.add(d);
+  }
+
+  /** Kills every process, the tracked ones first. */
   @Override
   public void close() throws InterruptedException {
+    for (Daemon d : others) {
+      d.stop();
+    }
     List<Daemon> reversed = new ArrayList<>(all());
     Collections.reverse(reversed);
     for (Daemon d : reversed) {

@@ -77,14 +77,23 @@ public abstract class CpuLimiter {
       if (!Files.exists(g)) {
         return;
       }
-      for (String p : Files.readAllLines(g.resolve("cgroup.procs"))) {
-        try {
-          write(root.resolve("cgroup.procs"), p.trim());
-        } catch (IOException e) {
-          LOG.debug("process {} left its cgroup already: {}", p, e.toString());
+      // Move the processes back, and (v1) any thread a process was starting while it moved.
+      for (String file : v2 ? List.of("cgroup.procs") : List.of("cgroup.procs", "tasks")) {
+        for (String id : Files.readAllLines(g.resolve(file))) {
+          try {
+            write(root.resolve(file), id.trim());
+          } catch (IOException e) {
+            LOG.debug("{} left its cgroup already: {}", id, e.toString());
+          }
         }
       }
-      Files.delete(g);
+      try {
+        Files.delete(g);
+      } catch (IOException e) {
+        // A process that died in the group may linger as a zombie for a moment; an empty group
+        // left behind costs nothing, and the next limit of the same pid reuses it.
+        LOG.info("cgroup {} not removed yet: {}", g, e.toString());
+      }
     }
 
     private Path group(long pid) {

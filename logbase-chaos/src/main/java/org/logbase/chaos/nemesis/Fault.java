@@ -12,6 +12,11 @@ public enum Fault {
   KILL_TABLETSERVER("kill-tabletserver", 3),
   /** kill -9 a tablet server, restart it, kill it again while it recovers, restart it. */
   KILL_IN_RECOVERY("kill-in-recovery", 2),
+  /**
+   * kill -9 a tablet server and restart it starved of CPU (10% of a core) until 5-15 s after it is
+   * ready: its recovery and the reopening of its tablets crawl while clients already use the first.
+   */
+  SLOW_RECOVERY("slow-recovery", 2),
   /** kill -9 the active master, restart it after 0-3 s (the standby takes over meanwhile). */
   KILL_MASTER("kill-master", 2),
   /** SIGSTOP a tablet server for 1 s up to past its ZooKeeper session, then SIGCONT. */
@@ -44,7 +49,7 @@ public enum Fault {
 
   /** Whether the fault kills a tablet server or a master (what the soak counts). */
   public boolean killsServer() {
-    return this == KILL_TABLETSERVER || this == KILL_IN_RECOVERY || this == KILL_MASTER;
+    return this == KILL_TABLETSERVER || this == KILL_IN_RECOVERY || this == SLOW_RECOVERY || this == KILL_MASTER;
   }
 
   /** Parses "all" or a comma-separated list of labels. */

@@ -168,6 +168,23 @@ public final class Nemesis {
         cluster.restart(ts);
         event(f, ts + " back");
       });
+      case SLOW_RECOVERY -> withVictim(f, cluster.tabletServers(), ts -> {
+        ts.kill9();
+        countKill(f, ts, "killed");
+        ts.start();
+        long pid = ts.pid();
+        cpu.limit(pid, 10);
+        long ms = 5000 + random().nextInt(10_000);
+        try {
+          event(f, ts + " restarted with 10% of a core until " + ms + " ms after it is ready");
+          cluster.awaitReady(ts);
+          pause(ms);
+        } finally {
+          cpu.unlimit(pid);
+        }
+        event(f, ts + " back at full speed");
+        healIfDead(f, ts);
+      });
       case KILL_MASTER -> withVictim(f, activeMaster(), m -> {
         m.kill9();
         countKill(f, m, "killed (active master)");

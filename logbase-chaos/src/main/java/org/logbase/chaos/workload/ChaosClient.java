@@ -30,7 +30,7 @@ public final class ChaosClient implements Callable<Integer> {
   @Option(names = "--stall-after-prepare", defaultValue = "0.05",
       description = "Probability that a commit stalls 1-3 s after prepare (default: ${DEFAULT-VALUE}).")
   double stall;
-  @Option(names = "--rpc-deadline-ms", defaultValue = "10000") long deadlineMs;
+  @Option(names = "--rpc-deadline-ms", defaultValue = "5000") long deadlineMs;
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new ChaosClient()).execute(args));

@@ -24,6 +24,21 @@ public final class Recorder {
   private final LongAdder unacknowledgedWrites = new LongAdder();
   private final LongAdder failedSnapshots = new LongAdder();
 
+  private final Map<Long, String> increments = new ConcurrentHashMap<>();
+
+  /** A counter increment acknowledged to its writer. */
+  public void incremented(long value, String writer) {
+    String other = increments.putIfAbsent(value, writer);
+    if (other != null) {
+      // Two writers told they committed the same increment: a lost update; the check reports it.
+      increments.put(value, other + "+" + writer);
+    }
+  }
+
+  public Map<Long, String> increments() {
+    return Map.copyOf(increments);
+  }
+
   public void txn(Txn t) {
     listAppend.put(t.id(), t);
   }

@@ -103,6 +103,30 @@ public final class Workers {
     }
   }
 
+  /** A thread of counter increments; those acknowledged are recorded with their value. */
+  public void increments(int process) {
+    spawn("increments-" + process, client -> {
+      String writer = "p" + process;
+      while (running.get()) {
+        Transaction t;
+        long value;
+        try {
+          t = client.begin();
+          value = Counter.increment(t, writer);
+        } catch (RuntimeException e) {
+          backOffAfter(false);
+          continue;
+        }
+        try {
+          t.commit();
+          recorder.incremented(value, writer);
+        } catch (RuntimeException e) {
+          backOffAfter(false); // a conflict (the counter is hot) or an unknown outcome
+        }
+      }
+    });
+  }
+
   /** A thread taking bank snapshots, alternately by scan and by gets. */
   public void snapshots(Bank bank) {
     spawn("snapshots", client -> {

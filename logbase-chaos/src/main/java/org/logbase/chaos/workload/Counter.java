@@ -1,0 +1,92 @@
+package org.logbase.chaos.workload;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.logbase.client.LogBaseClient;
+import org.logbase.client.ScanSpec;
+import org.logbase.client.TableDefinition;
+import org.logbase.client.Transaction;
+import org.logbase.common.Bytes;
+import org.logbase.common.Row;
+
+/**
+ * A hot counter: each transaction reads the counter row, writes it incremented, and writes one
+ * marker row for the new value naming the writer. Every transaction has the same primary (the
+ * counter row, the first key), and its marker lands on another tablet server: a transaction that
+ * loses one half shows as a counter without its marker or a marker without its count.
+ */
+public final class Counter {
+  public static final String TABLE = "ctr";
+  static final String VALUE = "v";
+  static final String COUNTER = "a-counter";
+
+  public static void createTable(LogBaseClient admin) {
+    admin.admin().createTable(TableDefinition.builder(TABLE).columnGroup("c", VALUE).build(),
+        Bytes.utf8("m-3"), Bytes.utf8("m-6"));
+  }
+
+  /** One increment in a transaction, as {@code writer}; the caller commits. Returns the new value. */
+  public static long increment(Transaction t, String writer) {
+    Row r = t.get(TABLE, Bytes.utf8(COUNTER));
+    long next = (r == null ? 0 : decode(r)) + 1;
+    t.put(TABLE, Bytes.utf8(COUNTER), Map.of(VALUE, encode(Long.toString(next))));
+    t.put(TABLE, Bytes.utf8(marker(next)), Map.of(VALUE, encode(writer)));
+    return next;
+  }
+
+  /** Marker rows spread over the tablets by their last digit. */
+  static String marker(long value) {
+    return "m-" + (value % 10) + "-" + value;
+  }
+
+  /**
+   * What is wrong after the run: the counter must equal the number of markers, the markers must be
+   * 1..counter, and every increment acknowledged to its writer must have its marker, naming it.
+   */
+  public static List<String> problems(LogBaseClient client, Map<Long, String> acknowledged) {
+    Map<Long, String> markers = new HashMap<>();
+    long counter = 0;
+    try (Transaction t = client.beginReadOnly()) {
+      for (Row r : t.scan(TABLE, ScanSpec.all())) {
+        String key = new String(r.key(), StandardCharsets.UTF_8);
+        if (key.equals(COUNTER)) {
+          counter = decode(r);
+        } else {
+          markers.put(Long.parseLong(key.substring(key.lastIndexOf('-') + 1)),
+              new String(r.value(VALUE), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    List<String> out = new ArrayList<>();
+    if (markers.size() != counter) {
+      out.add("counter is " + counter + " but there are " + markers.size() + " markers");
+    }
+    for (long v = 1; v <= counter; v++) {
+      if (!markers.containsKey(v)) {
+        out.add("no marker for increment " + v + " (the counter reached it)");
+      }
+    }
+    for (long v : markers.keySet()) {
+      if (v > counter) {
+        out.add("marker for increment " + v + " above the counter " + counter);
+      }
+    }
+    acknowledged.forEach((v, writer) -> {
+      if (!writer.equals(markers.get(v))) {
+        out.add("increment " + v + " acknowledged to " + writer + " has marker " + markers.get(v));
+      }
+    });
+    return out;
+  }
+
+  private static long decode(Row r) {
+    return Long.parseLong(new String(r.value(VALUE), StandardCharsets.UTF_8));
+  }
+
+  private static byte[] encode(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
