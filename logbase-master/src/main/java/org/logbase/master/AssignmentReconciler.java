@@ -1,5 +1,6 @@
 package org.logbase.master;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +45,7 @@ final class AssignmentReconciler {
     int tablets = all.stream().mapToInt(TableMeta::getTabletsCount).sum();
     LOG.info("loaded metadata of {} tables ({} tablets); {} tablet servers live", all.size(), tablets,
         live.size());
-    for (TableMeta table : all) {
-      commands.openAll(table, live);
-    }
+    commands.openAll(all, live);
   }
 
   /**
@@ -65,15 +64,20 @@ final class AssignmentReconciler {
       served.add(TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
     }
     Set<String> existing = new HashSet<>();
+    List<TabletCommands.Assignment> missing = new ArrayList<>();
     for (TableMeta table : tables.all()) {
       existing.add(table.getSpec().getName());
       for (TabletLocation t : table.getTabletsList()) {
         String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
         if (t.getServerId().equals(serverId) && !served.contains(name)) {
-          LOG.info("server {} does not serve its tablet {}: opening it", serverId, name);
-          commands.open(serverId, address, table.getSpec(), t.getTablet());
+          missing.add(new TabletCommands.Assignment(table.getSpec(), t.getTablet()));
         }
       }
+    }
+    if (!missing.isEmpty()) {
+      LOG.info("server {} does not serve {} of its tablets (e.g. {}): opening them", serverId, missing.size(),
+          TableMetas.tabletName(missing.get(0).table().getName(), missing.get(0).tablet().getTabletId()));
+      commands.open(serverId, address, missing);
     }
     // A server that was unreachable when its table was dropped still serves the tablets.
     for (TabletRef ref : serving) {

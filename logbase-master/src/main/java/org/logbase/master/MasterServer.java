@@ -87,7 +87,7 @@ public final class MasterServer implements AutoCloseable {
     oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
-        new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, commands),
+        new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, commands, TableLimits.from(config)),
         reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads), oracle,
         TABLET_COMMAND_DEADLINE, blockingCalls);
   }

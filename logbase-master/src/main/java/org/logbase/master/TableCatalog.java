@@ -2,6 +2,7 @@ package org.logbase.master;
 
 import io.grpc.Status;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.logbase.common.InvalidRequestException;
@@ -31,12 +32,15 @@ final class TableCatalog {
   private final TableIdCounter tableIds;
   private final LiveServers liveServers;
   private final TabletCommands commands;
+  private final TableLimits limits;
 
-  TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, TabletCommands commands) {
+  TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, TabletCommands commands,
+      TableLimits limits) {
     this.tables = tables;
     this.tableIds = tableIds;
     this.liveServers = liveServers;
     this.commands = commands;
+    this.limits = limits;
   }
 
   /**
@@ -47,7 +51,7 @@ final class TableCatalog {
   TableMeta create(CreateTableRequest request, Duration waitForServers) throws Exception {
     TableSpec spec = withGroupIds(request.getSpec());
     validate(spec);
-    List<TabletSpec> tablets = TabletLayout.fromSplitKeys(request.getSplitKeysList());
+    List<TabletSpec> tablets = TabletLayout.fromSplitKeys(request.getSplitKeysList(), limits);
     String name = spec.getName();
     if (tables.exists(name)) {
       // Checked early only to save a table id; the create below decides races.
@@ -60,8 +64,9 @@ final class TableCatalog {
           .withDescription("cannot create table '" + name + "': no tablet server is live")
           .asRuntimeException();
     }
-    List<String> owners = TabletPlacement.place(tablets.size(), live.keySet(),
-        TableMetas.tabletsPerServer(tables.all()));
+    Map<String, Integer> load = TableMetas.tabletsPerServer(tables.all());
+    List<String> owners = TabletPlacement.place(tablets.size(), live.keySet(), load);
+    checkServerLoad(name, owners, load);
     TableMeta.Builder meta = TableMeta.newBuilder()
         .setSpec(spec.toBuilder().setId(tableIds.next()))
         .setNextColumnGroupId(spec.getColumnGroupsCount());
@@ -74,6 +79,19 @@ final class TableCatalog {
         tablets.size(), Math.min(tablets.size(), live.size()));
     TabletCommands.awaitQuietly(commands.openAll(created, live), waitForServers);
     return TableMetas.withAddresses(created, live);
+  }
+
+  /** Refuses a placement that would give a server more tablets than it may serve. */
+  private void checkServerLoad(String table, List<String> owners, Map<String, Integer> load) {
+    Map<String, Integer> after = new HashMap<>(load);
+    owners.forEach(s -> after.merge(s, 1, Integer::sum));
+    for (Map.Entry<String, Integer> e : after.entrySet()) {
+      if (e.getValue() > limits.maxTabletsPerServer()) {
+        throw new InvalidRequestException("table '" + table + "' would put " + e.getValue() + " tablets on server "
+            + e.getKey() + "; a server serves at most " + limits.maxTabletsPerServer() + " ("
+            + TableLimits.MAX_TABLETS_PER_SERVER + "): add tablet servers or use fewer split keys");
+      }
+    }
   }
 
   /** Deletes a table's metadata, then asks its servers to close its tablets (best effort). */

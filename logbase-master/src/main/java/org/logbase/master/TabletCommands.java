@@ -2,6 +2,7 @@ package org.logbase.master;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -9,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TableSpec;
 import org.logbase.rpc.TabletLocation;
@@ -30,50 +32,79 @@ final class TabletCommands {
 
   private final TabletServerClients clients;
   private final Map<OpenKey, CompletableFuture<Void>> opening = new ConcurrentHashMap<>();
+  /** Tablets per OpenTablets request: a restart's worth in one, a huge table in a few. */
+  static final int MAX_TABLETS_PER_REQUEST = 1000;
 
   TabletCommands(TabletServerClients clients) {
     this.clients = clients;
   }
 
+  /** A tablet to open: its table's current schema and the tablet. */
+  record Assignment(TableSpec table, TabletSpec tablet) {}
+
   /**
-   * Opens one tablet on the server at {@code address}. While the same open is still in flight (a
-   * server recovering a tablet may take longer than a heartbeat interval) it is not sent again.
+   * Opens tablets on the server at {@code address}, as few requests as possible (the server opens
+   * each request's tablets in one pass over its log). An open still in flight (a server recovering
+   * may take longer than a heartbeat interval) is not sent again.
    */
-  CompletableFuture<Void> open(String serverId, String address, TableSpec table, TabletSpec tablet) {
-    OpenKey key = new OpenKey(address, table, tablet);
-    CompletableFuture<Void> mine = new CompletableFuture<>();
-    CompletableFuture<Void> inFlight = opening.putIfAbsent(key, mine);
-    if (inFlight != null) {
-      return inFlight;
-    }
-    String what = "OpenTablet " + TableMetas.tabletName(table.getName(), tablet.getTabletId())
-        + " on server " + serverId + " (" + address + ")";
-    clients.openTablet(address, table, tablet).whenComplete((ok, failure) -> {
-      if (failure == null) {
-        LOG.debug("{} done", what);
+  CompletableFuture<Void> open(String serverId, String address, List<Assignment> tablets) {
+    List<OpenKey> mine = new ArrayList<>();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    List<CompletableFuture<Void>> waits = new ArrayList<>();
+    for (Assignment a : tablets) {
+      OpenKey key = new OpenKey(address, a.table(), a.tablet());
+      CompletableFuture<Void> inFlight = opening.putIfAbsent(key, done);
+      if (inFlight == null) {
+        mine.add(key);
       } else {
-        LOG.warn("{} failed: {}; it is sent again after the server's next heartbeat", what, failure.toString());
+        waits.add(inFlight);
       }
-      opening.remove(key, mine);
-      mine.complete(null);
-    });
-    return mine;
+    }
+    for (int from = 0; from < mine.size(); from += MAX_TABLETS_PER_REQUEST) {
+      List<OpenKey> chunk = mine.subList(from, Math.min(mine.size(), from + MAX_TABLETS_PER_REQUEST));
+      List<OpenTabletRequest> requests = new ArrayList<>(chunk.size());
+      chunk.forEach(k -> requests.add(OpenTabletRequest.newBuilder().setTable(k.table()).setTablet(k.tablet()).build()));
+      String what = "OpenTablets (" + chunk.size() + " tablets, e.g. "
+          + TableMetas.tabletName(chunk.get(0).table().getName(), chunk.get(0).tablet().getTabletId())
+          + ") on server " + serverId + " (" + address + ")";
+      CompletableFuture<Void> sent = new CompletableFuture<>();
+      waits.add(sent);
+      clients.openTablets(address, requests).whenComplete((ok, failure) -> {
+        if (failure == null) {
+          LOG.debug("{} done", what);
+        } else {
+          LOG.warn("{} failed: {}; it is sent again after the server's next heartbeat", what, failure.toString());
+        }
+        chunk.forEach(k -> opening.remove(k, done));
+        sent.complete(null);
+      });
+    }
+    CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> done.complete(null));
+    return done;
   }
 
-  /** Opens every tablet of {@code meta} whose server is live; the others wait for their server. */
-  CompletableFuture<Void> openAll(TableMeta meta, Map<String, String> liveServers) {
-    List<CompletableFuture<Void>> opens = new ArrayList<>();
-    for (TabletLocation t : meta.getTabletsList()) {
-      String address = liveServers.get(t.getServerId());
-      if (address == null) {
-        LOG.warn("tablet {} is assigned to server {}, which is not live; it is opened when that server"
-                + " is back", TableMetas.tabletName(meta.getSpec().getName(), t.getTablet().getTabletId()),
-            t.getServerId());
-      } else {
-        opens.add(open(t.getServerId(), address, meta.getSpec(), t.getTablet()));
+  /** Opens every tablet of the tables whose server is live, one batch per server; the others wait for their server. */
+  CompletableFuture<Void> openAll(List<TableMeta> metas, Map<String, String> liveServers) {
+    Map<String, List<Assignment>> byServer = new LinkedHashMap<>();
+    for (TableMeta meta : metas) {
+      for (TabletLocation t : meta.getTabletsList()) {
+        if (liveServers.containsKey(t.getServerId())) {
+          byServer.computeIfAbsent(t.getServerId(), s -> new ArrayList<>()).add(new Assignment(meta.getSpec(), t.getTablet()));
+        } else {
+          LOG.warn("tablet {} is assigned to server {}, which is not live; it is opened when that server"
+                  + " is back", TableMetas.tabletName(meta.getSpec().getName(), t.getTablet().getTabletId()),
+              t.getServerId());
+        }
       }
     }
+    List<CompletableFuture<Void>> opens = new ArrayList<>();
+    byServer.forEach((server, tablets) -> opens.add(open(server, liveServers.get(server), tablets)));
     return CompletableFuture.allOf(opens.toArray(CompletableFuture[]::new));
+  }
+
+  /** Opens every tablet of {@code meta} whose server is live. */
+  CompletableFuture<Void> openAll(TableMeta meta, Map<String, String> liveServers) {
+    return openAll(List.of(meta), liveServers);
   }
 
   /** Closes every tablet of {@code meta} on its server, where that server is live. */

@@ -4,17 +4,17 @@ import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
 import org.logbase.rpc.OpenTabletRequest;
-import org.logbase.rpc.OpenTabletResponse;
-import org.logbase.rpc.TableSpec;
+import org.logbase.rpc.OpenTabletsRequest;
+import org.logbase.rpc.OpenTabletsResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
 import org.logbase.rpc.TabletAdminServiceGrpc.TabletAdminServiceStub;
-import org.logbase.rpc.TabletSpec;
 
 /**
  * The master's calls to tablet servers ({@code TabletAdminService}): one gRPC channel per address,
@@ -31,10 +31,13 @@ final class TabletServerClients implements AutoCloseable {
     this.deadline = deadline;
   }
 
-  /** Asks the server at {@code address} to open (or re-open with a newer schema) a tablet. */
-  CompletableFuture<Void> openTablet(String address, TableSpec table, TabletSpec tablet) {
-    OpenTabletRequest request = OpenTabletRequest.newBuilder().setTable(table).setTablet(tablet).build();
-    return this.<OpenTabletResponse>call(address, (stub, done) -> stub.openTablet(request, done));
+  /**
+   * Asks the server at {@code address} to open (or re-open with a newer schema) tablets, all in one
+   * pass over its log.
+   */
+  CompletableFuture<Void> openTablets(String address, List<OpenTabletRequest> tablets) {
+    OpenTabletsRequest request = OpenTabletsRequest.newBuilder().addAllTablets(tablets).build();
+    return this.<OpenTabletsResponse>call(address, (stub, done) -> stub.openTablets(request, done));
   }
 
   /** Asks the server at {@code address} to stop serving a tablet. */

@@ -16,11 +16,14 @@ import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletResponse;
+import org.logbase.rpc.OpenTabletsRequest;
+import org.logbase.rpc.OpenTabletsResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
 
 /**
  * A stand-in tablet server: a real gRPC TabletAdminService on a real port that records the
- * OpenTablet and CloseTablet calls it gets (and can be told to fail the opens), registered as live by an ephemeral znode under
+ * tablets it is asked to open (OpenTablets, and the older OpenTablet) and the CloseTablet calls it gets
+ * (and can be told to fail the opens), registered as live by an ephemeral znode under
  * {@link ZkPaths#servers()} like a real one.
  */
 final class FakeTabletServer implements AutoCloseable {
@@ -28,6 +31,7 @@ final class FakeTabletServer implements AutoCloseable {
   private final CuratorFramework zk;
   private final ZkPaths paths;
   private final List<OpenTabletRequest> opens = new CopyOnWriteArrayList<>();
+  private final List<Integer> batches = new CopyOnWriteArrayList<>();
   private final List<CloseTabletRequest> closes = new CopyOnWriteArrayList<>();
   private final Server server;
   private volatile boolean failOpens;
@@ -46,6 +50,18 @@ final class FakeTabletServer implements AutoCloseable {
               return;
             }
             out.onNext(OpenTabletResponse.getDefaultInstance());
+            out.onCompleted();
+          }
+
+          @Override
+          public void openTablets(OpenTabletsRequest request, StreamObserver<OpenTabletsResponse> out) {
+            opens.addAll(request.getTabletsList());
+            batches.add(request.getTabletsCount());
+            if (failOpens) {
+              out.onError(Status.UNAVAILABLE.withDescription("fake: cannot open now").asRuntimeException());
+              return;
+            }
+            out.onNext(OpenTabletsResponse.getDefaultInstance());
             out.onCompleted();
           }
 
@@ -77,6 +93,11 @@ final class FakeTabletServer implements AutoCloseable {
 
   List<OpenTabletRequest> opens() {
     return opens;
+  }
+
+  /** The sizes of the OpenTablets requests received, in order. */
+  List<Integer> openBatches() {
+    return batches;
   }
 
   List<CloseTabletRequest> closes() {

@@ -139,6 +139,29 @@ class TableMetadataTest {
   }
 
   @Test
+  void aServerGetsAllItsTabletsOfATableInOneRequest() {
+    String[] keys = new String[299];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = String.format("k%04d", i);
+    }
+    admin.call(s -> s.createTable(MasterAdmin.simpleTable("wide", keys)));
+    for (FakeTabletServer server : servers.values()) {
+      assertEquals(List.of(100), server.openBatches(), "one OpenTablets request with all of " + server.id() + "'s tablets");
+    }
+  }
+
+  @Test
+  void tooManyTabletsAreRefusedAtCreateWithTheLimitNamedAndNothingOpened() {
+    String[] keys = new String[TableLimits.DEFAULT.maxTabletsPerTable()];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = String.format("k%06d", i);
+    }
+    assertInvalid("a table has at most 4096 (master.table.max.tablets)", MasterAdmin.simpleTable("huge", keys));
+    assertEquals(List.of(), admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+    assertEquals(0, servers.values().stream().mapToInt(s -> s.opens().size()).sum(), "nothing opened");
+  }
+
+  @Test
   void addColumnGroupTakesTheNextIdAndReopensEveryTablet() {
     admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "g", "p")));
     TableMeta once = admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "x", "y"))));

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,15 +27,20 @@ public final class Checkpointer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Checkpointer.class);
 
   private final CheckpointStore store;
-  private final Collection<GroupIndex> indexes;
+  private final Supplier<Collection<GroupIndex>> indexes;
   private final Supplier<Watermark> watermark;
   private final long updateThreshold;
   private final long intervalNanos;
   private final ScheduledExecutorService timer;
 
-  public Checkpointer(CheckpointStore store, Collection<GroupIndex> indexes, Supplier<Watermark> watermark, Config c) {
+  /**
+   * @param indexes the indexes of the open tablets, read anew for every round
+   * @param watermark how far the indexes are complete (the live applier's)
+   */
+  public Checkpointer(CheckpointStore store, Supplier<Collection<GroupIndex>> indexes, Supplier<Watermark> watermark,
+      Config c) {
     this.store = store;
-    this.indexes = new CopyOnWriteArrayList<>(indexes);
+    this.indexes = indexes;
     this.watermark = watermark;
     this.updateThreshold = c.getLong(UPDATES, 1_000_000);
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(c.getLong(INTERVAL_MS, 600_000));
@@ -45,16 +49,6 @@ public final class Checkpointer implements Closeable {
       t.setDaemon(true);
       return t;
     });
-  }
-
-  /** Includes these indexes from now on. */
-  public void add(Collection<GroupIndex> more) {
-    indexes.addAll(more);
-  }
-
-  /** Leaves these indexes out from now on. */
-  public void remove(Collection<GroupIndex> gone) {
-    indexes.removeAll(gone);
   }
 
   /** Checkpoints the given indexes now (a tablet closing, so its next owner replays little). */
@@ -72,14 +66,14 @@ public final class Checkpointer implements Closeable {
   /** Checkpoints every index now; returns the manifests written. */
   public synchronized List<CheckpointManifest> checkpointAll() throws IOException {
     List<CheckpointManifest> out = new ArrayList<>();
-    for (GroupIndex gi : indexes) {
+    for (GroupIndex gi : indexes.get()) {
       out.add(store.write(gi, watermark.get()));
     }
     return out;
   }
 
   private synchronized void checkDue() {
-    for (GroupIndex gi : indexes) {
+    for (GroupIndex gi : indexes.get()) {
       long updates = gi.updatesSinceCheckpoint();
       // Idle indexes are due by time too: their checkpoint is moved forward without a rewrite.
       if (updates >= updateThreshold || gi.nanosSinceCheckpoint() >= intervalNanos) {

@@ -7,6 +7,7 @@ import org.logbase.log.LogPosition;
 /**
  * What recovery did, for the log and for the operator.
  *
+ * @param tablets the tablets rebuilt by this one pass over the log
  * @param checkpointsLoaded (tablet, column group) indexes that started from a checkpoint
  * @param checkpointEntries index entries loaded from checkpoints
  * @param replayFrom where log replay started
@@ -18,7 +19,7 @@ import org.logbase.log.LogPosition;
  * @param problems checkpoints that could not be used, and why
  */
 public record RecoveryReport(
-    int checkpointsLoaded, long checkpointEntries, LogPosition replayFrom, long recordsReplayed,
+    int tablets, int checkpointsLoaded, long checkpointEntries, LogPosition replayFrom, long recordsReplayed,
     long bytesReplayed, long applied, long undecidedDropped, long unknownTablet, List<LogDamage> damage,
     List<String> problems, long checkpointMillis, long replayMillis) {
 
@@ -29,10 +30,10 @@ public record RecoveryReport(
   @Override
   public String toString() {
     return String.format(
-        "recovery: %d checkpoints (%d entries) in %d ms; replayed %d records (%.1f MB) from segment %d offset %d"
+        "recovery of %d tablets: %d checkpoints (%d entries) in %d ms; replayed %d records (%.1f MB) from segment %d offset %d"
             + " in %d ms; %d index entries applied, %d undecided records dropped, %d for other tablets;"
             + " %d damaged stretches, %d unusable checkpoints",
-        checkpointsLoaded, checkpointEntries, checkpointMillis, recordsReplayed, bytesReplayed / 1e6,
+        tablets, checkpointsLoaded, checkpointEntries, checkpointMillis, recordsReplayed, bytesReplayed / 1e6,
         replayFrom.segment(), replayFrom.offset(), replayMillis, applied, undecidedDropped, unknownTablet,
         damage.size(), problems.size());
   }

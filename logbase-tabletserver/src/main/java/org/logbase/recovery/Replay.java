@@ -69,7 +69,7 @@ public final class Replay {
     this.config = config;
     this.faults = faults;
     this.indexes = indexes;
-    this.applier = new IndexApplier(indexes, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
+    this.applier = new IndexApplier(indexes::get, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
     this.from = from;
     this.next = from;
     this.maxLsn = maxLsn;
@@ -190,7 +190,7 @@ public final class Replay {
   }
 
   public RecoveryReport report() {
-    return new RecoveryReport(checkpointsLoaded, checkpointEntries, from == null ? LogPosition.START : from, records,
+    return new RecoveryReport(indexes.size(), checkpointsLoaded, checkpointEntries, from == null ? LogPosition.START : from, records,
         bytes, applier.applied(), undecidedDropped, applier.skippedUnknownTablet(), List.copyOf(damage),
         List.copyOf(problems), checkpointMillis, replayNanos / 1_000_000);
   }

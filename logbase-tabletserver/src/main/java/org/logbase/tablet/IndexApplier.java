@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogPointer;
@@ -21,14 +20,20 @@ import org.logbase.log.RecordType;
  * of an atomic multi-column-group write) wait for their COMMIT, and an ABORT drops them, so
  * uncommitted data never reaches an index.
  *
- * <p>Records are applied by one thread (the log's acknowledger thread, or the recovery thread); tablets may
- * be registered and unregistered, and prepared transactions found by a replay restored, from others.
+ * <p>Records are applied by one thread (the log's acknowledger thread, or the recovery thread); the
+ * router's tablets may change, and prepared transactions found by a replay be restored, from others.
  */
 public final class IndexApplier {
   /** How far the indexes are complete: every record up to {@code lsn} is applied, replay may start at {@code position}. */
   public record Watermark(long lsn, LogPosition position) {}
 
-  private final Map<TabletId, GroupIndex[]> indexes;
+  /** Where a tablet's records go: its group indexes by column-group id, or null if it is not open. */
+  @FunctionalInterface
+  public interface Router {
+    GroupIndex[] groups(TabletId tablet);
+  }
+
+  private final Router router;
   private final RecordCache cache;
   private final Map<Long, List<AppendedRecord>> pending = new HashMap<>();
   private volatile Watermark watermark;
@@ -38,11 +43,11 @@ public final class IndexApplier {
   private long droppedUndecided;
 
   /**
-   * @param indexes per tablet, the group indexes by column-group id (array index = group id)
+   * @param router the open tablets' indexes (a replay's own, or the server's registry of open tablets)
    * @param start the watermark before anything is applied
    */
-  public IndexApplier(Map<TabletId, GroupIndex[]> indexes, RecordCache cache, Watermark start) {
-    this.indexes = new ConcurrentHashMap<>(indexes);
+  public IndexApplier(Router router, RecordCache cache, Watermark start) {
+    this.router = router;
     this.cache = cache;
     this.watermark = start;
     this.appliedEnd = start.position();
@@ -89,7 +94,7 @@ public final class IndexApplier {
 
   private void install(AppendedRecord r, long commitTs) {
     LogRecord rec = r.record();
-    GroupIndex[] groups = indexes.get(new TabletId(rec.tableId(), rec.tabletId()));
+    GroupIndex[] groups = router.groups(new TabletId(rec.tableId(), rec.tabletId()));
     GroupIndex gi = groups == null || rec.columnGroupId() >= groups.length ? null : groups[rec.columnGroupId()];
     if (gi == null) {
       skippedUnknownTablet++;
@@ -121,16 +126,6 @@ public final class IndexApplier {
    */
   public synchronized <T> T atAppliedEnd(Function<LogPosition, T> action) {
     return action.apply(appliedEnd);
-  }
-
-  /** Starts routing records of a tablet to these indexes (a tablet opened, or its schema grew). */
-  public void register(TabletId tablet, GroupIndex[] groups) {
-    indexes.put(tablet, groups);
-  }
-
-  /** Stops routing records of a tablet anywhere (it closed); later records of it are skipped. */
-  public void unregister(TabletId tablet) {
-    indexes.remove(tablet);
   }
 
   public Watermark watermark() {

@@ -3,19 +3,20 @@ package org.logbase.tabletserver;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.schema.ColumnGroup;
 import org.logbase.index.BLinkTree;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
@@ -44,7 +45,6 @@ import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TabletId;
 import org.logbase.tablet.TabletLimits;
 import org.logbase.tablet.TimestampSource;
-import org.logbase.common.schema.ColumnGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,16 +52,28 @@ import org.slf4j.LoggerFactory;
  * A tablet server's storage: one log shared by all its tablets, an index per (tablet, column group),
  * checkpoints, and recovery on open. Opening recovers whatever an earlier incarnation left behind
  * (a crash included) before it accepts a write. Tablets can be given at open or opened and closed
- * later, as a master assigns them.
+ * later, as a master assigns them; the open ones are in one {@link TabletRegistry}.
  */
 public final class StorageEngine implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(StorageEngine.class);
+  /** Reports of tablet openings kept for {@link #recentOpenings}. */
+  private static final int OPENINGS_KEPT = 16;
+
+  /**
+   * Who takes the prepared transactions that recovery restores: the transaction layer, which locks
+   * their rows until their primary decides. Called while no log batch is applied.
+   */
+  @FunctionalInterface
+  public interface PreparedListener {
+    void restored(PreparedRecords p);
+  }
 
   private final EngineOptions options;
   private final FileSystem fs;
   private final Path logDir;
   private final LogConfig logConfig;
   private final CheckpointStore checkpoints;
+  private final TabletRegistry registry = new TabletRegistry();
   private final IndexApplier applier;
   private final LogWriter writer;
   private final RecordReader reader;
@@ -71,9 +83,7 @@ public final class StorageEngine implements Closeable {
   private final RecordCache cache;
   private final TimestampSource clock;
   private final TabletLimits limits;
-  private final Map<TabletId, Tablet> tablets = new ConcurrentSkipListMap<>(
-      Comparator.comparingInt(TabletId::tableId).thenComparingInt(TabletId::tabletId));
-  private final Map<TabletId, GroupIndex[]> groups = new ConcurrentHashMap<>();
+  private final Deque<RecoveryReport> openings = new ArrayDeque<>();
   // Both guarded by the applier (changed only inside atAppliedEnd).
   private final List<PreparedRecords> unclaimedPrepared = new ArrayList<>();
   private PreparedListener preparedListener;
@@ -90,12 +100,13 @@ public final class StorageEngine implements Closeable {
     clock.observe(r.maxTimestamp());
     this.cache = RecordCaches.create(options.config());
     this.limits = TabletLimits.from(options.config());
-    this.applier = new IndexApplier(r.replay().indexes(), cache,
+    this.applier = new IndexApplier(id -> registry.snapshot().groups(id), cache,
         new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
     this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch, options.faults());
     this.reader = new RecordReader(fs, logDir);
     this.store = new RecordStore(writer, reader, cache);
-    this.checkpointer = new Checkpointer(checkpoints, List.of(), applier::watermark, options.config());
+    this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().groupIndexes(), applier::watermark,
+        options.config());
   }
 
   /** Opens (and recovers) the engine; the tablets in the options are served once this returns. */
@@ -109,16 +120,7 @@ public final class StorageEngine implements Closeable {
           new CheckpointStore(fs, new Path(root, "checkpoints"), o.faults()), o.tablets(),
           LogConfig.from(o.config()), o.useCheckpoints(), o.faults());
       engine = new StorageEngine(o, fs, r);
-      StorageEngine e = engine;
-      List<PreparedRecords> prepared = r.replay().undecided();
-      LOG.info("{}", r.replay().report());
-      engine.applier.atAppliedEnd(end -> {
-        e.restorePrepared(prepared);
-        return null;
-      });
-      for (TabletDescriptor d : o.tablets()) {
-        engine.serve(d, r.replay().indexes().get(d.id()));
-      }
+      engine.join(r.replay(), o.tablets());
       engine.checkpointer.start();
       LOG.info("storage engine open at {} with {} tablets", o.root(), o.tablets().size());
       return engine;
@@ -137,55 +139,99 @@ public final class StorageEngine implements Closeable {
     }
   }
 
-  /**
-   * Starts serving a tablet: loads its checkpoints and replays this server's log for it, while the
-   * server's other tablets take writes. Opening a tablet that is open already with more column
-   * groups in its schema adds the new groups (empty); opening it again with the same schema does
-   * nothing.
-   *
-   * <p>The replay runs to where the live path stands, then again over what came meanwhile, and
-   * reads the last stretch while the live path is held: from that position on, the live applier
-   * routes the tablet's records. Transactions the replay leaves prepared are restored to the live
-   * applier and handed to the {@link PreparedListener} in the same step, so a decision can never
-   * fall between the replay's end and the restore (issue #8: a transaction committed meanwhile was
-   * taken for prepared, locked again and aborted by its own primary).
-   */
-  public synchronized Tablet openTablet(TabletDescriptor d) throws IOException {
-    Tablet current = tablets.get(d.id());
-    if (current != null) {
-      return addColumnGroups(current, d);
-    }
-    Replay replay = Replay.fromCheckpoints(fs, logDir, checkpoints, List.of(d), logConfig, options.useCheckpoints(),
-        options.faults());
-    replay.scanTo(applier.appliedEnd());
-    replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
-    GroupIndex[] gs = replay.indexes().get(d.id());
-    try {
-      applier.atAppliedEnd(end -> {
-        try {
-          replay.scanTo(end);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        applier.register(d.id(), gs);
-        restorePrepared(replay.undecided());
-        return null;
-      });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
-    LOG.info("{}", replay.report());
-    clock.observe(replay.maxTimestamp());
-    return serve(d, gs);
+  /** Opens one tablet; see {@link #openTablets}. */
+  public Tablet openTablet(TabletDescriptor d) throws IOException {
+    return openTablets(List.of(d)).get(0);
   }
 
   /**
-   * Who takes the prepared transactions that recovery restores: the transaction layer, which locks
-   * their rows until their primary decides. Called while no log batch is applied.
+   * Starts serving tablets: loads their checkpoints and replays this server's log for all of them
+   * in one pass, while the server's other tablets take writes. A tablet that is open already with
+   * more column groups in its schema gains the new groups (empty); one open with the same schema is
+   * left as it is.
+   *
+   * <p>The replay runs to where the live path stands, then again over what came meanwhile, and
+   * reads the last stretch while the live path is held: from that position on, the live applier
+   * routes the tablets' records. Transactions the replay leaves prepared are restored to the live
+   * applier and handed to the {@link PreparedListener} in the same step, and only then are the
+   * tablets published, so a decision can never fall between the replay's end and the restore (issue
+   * #8: a transaction committed meanwhile was taken for prepared, locked again and aborted by its
+   * own primary), and no reader finds a tablet whose prepared rows are not locked yet.
+   *
+   * @return the tablets, in the order asked for
    */
-  @FunctionalInterface
-  public interface PreparedListener {
-    void restored(PreparedRecords p);
+  public synchronized List<Tablet> openTablets(List<TabletDescriptor> ds) throws IOException {
+    Map<TabletId, TabletDescriptor> fresh = new LinkedHashMap<>();
+    TabletRegistry.Snapshot open = registry.snapshot();
+    for (TabletDescriptor d : ds) {
+      TabletRegistry.Entry current = open.get(d.id());
+      if (current != null) {
+        addColumnGroups(current, d);
+      } else {
+        fresh.put(d.id(), d);
+      }
+    }
+    if (!fresh.isEmpty()) {
+      List<TabletDescriptor> toOpen = List.copyOf(fresh.values());
+      Replay replay = Replay.fromCheckpoints(fs, logDir, checkpoints, toOpen, logConfig, options.useCheckpoints(),
+          options.faults());
+      replay.scanTo(applier.appliedEnd());
+      replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
+      try {
+        applier.atAppliedEnd(end -> {
+          try {
+            replay.scanTo(end);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          join(replay, toOpen);
+          return null;
+        });
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+      clock.observe(replay.maxTimestamp());
+      RecoveryReport report = replay.report();
+      LOG.info("opened {} tablets: {}", toOpen.size(), report);
+      synchronized (openings) {
+        openings.addLast(report);
+        if (openings.size() > OPENINGS_KEPT) {
+          openings.removeFirst();
+        }
+      }
+    }
+    TabletRegistry.Snapshot now = registry.snapshot();
+    List<Tablet> out = new ArrayList<>(ds.size());
+    for (TabletDescriptor d : ds) {
+      out.add(now.get(d.id()).tablet());
+    }
+    return out;
+  }
+
+  /**
+   * The end of a replay, while no batch is applied: restores its undecided prepared transactions
+   * (to the live applier and the listener), then publishes its tablets.
+   */
+  private void join(Replay replay, List<TabletDescriptor> tablets) {
+    List<PreparedRecords> prepared = replay.undecided();
+    applier.atAppliedEnd(end -> {
+      for (PreparedRecords p : prepared) {
+        applier.restorePrepared(p);
+        if (preparedListener != null) {
+          preparedListener.restored(p);
+        } else {
+          unclaimedPrepared.add(p);
+        }
+      }
+      List<TabletRegistry.Entry> entries = new ArrayList<>();
+      for (TabletDescriptor d : tablets) {
+        GroupIndex[] gs = replay.indexes().get(d.id());
+        entries.add(new TabletRegistry.Entry(new Tablet(d, gs, store, clock, limits), gs));
+        LOG.info("serving tablet {}", d);
+      }
+      registry.putAll(entries);
+      return null;
+    });
   }
 
   /**
@@ -201,18 +247,6 @@ public final class StorageEngine implements Closeable {
     });
   }
 
-  // Called while no batch is applied (inside atAppliedEnd).
-  private void restorePrepared(List<PreparedRecords> prepared) {
-    for (PreparedRecords p : prepared) {
-      applier.restorePrepared(p);
-      if (preparedListener != null) {
-        preparedListener.restored(p);
-      } else {
-        unclaimedPrepared.add(p);
-      }
-    }
-  }
-
   /**
    * Appends records as one group-commit unit (a transaction's decision, for example); completes once
    * they are durable and applied.
@@ -221,67 +255,47 @@ public final class StorageEngine implements Closeable {
     return store.append(records, durability);
   }
 
-  /** Stops serving a tablet after checkpointing it, so whoever opens it next replays little. */
+  /** Stops serving a tablet, then checkpoints it, so whoever opens it next replays little. */
   public synchronized void closeTablet(TabletId id) throws IOException {
-    Tablet t = tablets.remove(id);
-    if (t == null) {
+    TabletRegistry.Entry e = registry.remove(id);
+    if (e == null) {
       return;
     }
-    List<GroupIndex> gs = present(groups.remove(id));
-    try {
-      checkpointer.checkpoint(gs);
-    } finally {
-      checkpointer.remove(gs);
-      applier.unregister(id);
-    }
-    LOG.info("closed tablet {}", t.descriptor());
+    checkpointer.checkpoint(e.groupIndexes());
+    LOG.info("closed tablet {}", e.tablet().descriptor());
   }
 
-  private Tablet serve(TabletDescriptor d, GroupIndex[] gs) {
-    applier.register(d.id(), gs);
-    checkpointer.add(present(gs));
-    groups.put(d.id(), gs);
-    Tablet t = new Tablet(d, gs, store, clock, limits);
-    tablets.put(d.id(), t);
-    LOG.info("serving tablet {}", d);
-    return t;
-  }
-
-  private Tablet addColumnGroups(Tablet current, TabletDescriptor d) {
-    GroupIndex[] old = groups.get(d.id());
+  private void addColumnGroups(TabletRegistry.Entry current, TabletDescriptor d) {
     Set<Integer> known = new HashSet<>();
-    current.descriptor().schema().columnGroups().forEach(g -> known.add(g.id()));
+    current.tablet().descriptor().schema().columnGroups().forEach(g -> known.add(g.id()));
     List<ColumnGroup> added = d.schema().columnGroups().stream().filter(g -> !known.contains(g.id())).toList();
     if (added.isEmpty()) {
-      return current;
+      return;
     }
     int maxId = d.schema().columnGroups().stream().mapToInt(ColumnGroup::id).max().orElse(0);
-    GroupIndex[] grown = Arrays.copyOf(old, Math.max(old.length, maxId + 1));
+    GroupIndex[] grown = Arrays.copyOf(current.groups(), Math.max(current.groups().length, maxId + 1));
     for (ColumnGroup g : added) {
       // A new group has no records anywhere yet: its index starts empty.
       grown[g.id()] = new GroupIndex(d, g, BLinkTree.builder().build(), 0);
     }
-    applier.register(d.id(), grown);
-    checkpointer.add(added.stream().map(g -> grown[g.id()]).toList());
-    groups.put(d.id(), grown);
-    Tablet t = new Tablet(d, grown, store, clock, limits);
-    tablets.put(d.id(), t);
+    registry.putAll(List.of(new TabletRegistry.Entry(new Tablet(d, grown, store, clock, limits), grown)));
     LOG.info("tablet {} gained column groups {}", d, added);
-    return t;
   }
 
-  private static List<GroupIndex> present(GroupIndex[] gs) {
-    return gs == null ? List.of() : Arrays.stream(gs).filter(Objects::nonNull).toList();
+  /** The open tablets. */
+  public TabletRegistry registry() {
+    return registry;
   }
 
   /** The tablet with these ids, or null if this engine does not serve it. */
   public Tablet tabletOrNull(TabletId id) {
-    return tablets.get(id);
+    TabletRegistry.Entry e = registry.snapshot().get(id);
+    return e == null ? null : e.tablet();
   }
 
   /** The tablet with these ids; throws if this engine does not serve it. */
   public Tablet tablet(TabletId id) {
-    Tablet t = tablets.get(id);
+    Tablet t = tabletOrNull(id);
     if (t == null) {
       throw new IllegalArgumentException("this server does not serve tablet " + id);
     }
@@ -290,7 +304,7 @@ public final class StorageEngine implements Closeable {
 
   /** The tablets served now, by table and tablet id. */
   public List<Tablet> tablets() {
-    return List.copyOf(tablets.values());
+    return registry.snapshot().entries().stream().map(TabletRegistry.Entry::tablet).toList();
   }
 
   /** Checkpoints every index now. */
@@ -301,6 +315,13 @@ public final class StorageEngine implements Closeable {
   /** What recovery did when this engine opened. */
   public RecoveryReport recoveryReport() {
     return recovery.report();
+  }
+
+  /** What the latest tablet openings replayed (one report per replay of the log), oldest first. */
+  public List<RecoveryReport> recentOpenings() {
+    synchronized (openings) {
+      return List.copyOf(openings);
+    }
   }
 
   public LogStats logStats() {

@@ -1,39 +1,41 @@
 package org.logbase.tabletserver.server;
 
+import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.TableSchema;
+import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TabletRef;
-import org.logbase.rpc.TabletSpec;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
-import org.logbase.tablet.TabletId;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.tabletserver.TabletRegistry;
 
 /**
- * The tablets this server serves, found by the (table name, tablet id) that requests carry. Also the
- * server's one switch between serving and stopping: once stopped, every request is refused.
+ * The tablets this server serves as requests name them (table name, tablet id), read from the
+ * engine's {@link TabletRegistry}. Also the server's one switch between serving and stopping: once
+ * stopped, every request is refused.
  */
-final class ServedTablets {
+final class ServedTablets implements AutoCloseable {
   private final StorageEngine engine;
-  private final Map<String, TabletId> byName = new ConcurrentHashMap<>();
+  private final TabletOpener opener;
   private volatile String stopReason;
 
   ServedTablets(StorageEngine engine) {
     this.engine = engine;
+    this.opener = new TabletOpener(engine);
   }
 
   /** The tablet a request names; refuses when stopping or when this server does not serve it. */
   Tablet find(TabletRef ref) {
     checkServing();
-    TabletId id = byName.get(key(ref.getTable(), ref.getTabletId()));
-    Tablet t = id == null ? null : engine.tabletOrNull(id);
+    Tablet t = engine.registry().snapshot().find(ref.getTable(), ref.getTabletId());
     if (t == null) {
       throw new NotServingTabletException(
           "this server does not serve tablet " + ref.getTabletId() + " of table '" + ref.getTable() + "'");
@@ -43,56 +45,51 @@ final class ServedTablets {
 
   /** The name of a served table by id, for messages ("#id" if none is served now). */
   String tableName(int tableId) {
-    for (Tablet t : engine.tablets()) {
-      if (t.descriptor().schema().id() == tableId) {
-        return t.descriptor().schema().name();
-      }
-    }
-    return "#" + tableId;
+    String name = engine.registry().snapshot().tableName(tableId);
+    return name == null ? "#" + tableId : name;
   }
 
   /** The served tablet of {@code table} holding {@code key}, or null. */
   Tablet findByKey(String table, byte[] key) {
-    for (Map.Entry<String, TabletId> e : byName.entrySet()) {
-      if (e.getKey().startsWith(table + "/") && e.getKey().lastIndexOf('/') == table.length()) {
-        Tablet t = engine.tabletOrNull(e.getValue());
-        if (t != null && t.descriptor().contains(key)) {
-          return t;
-        }
-      }
-    }
-    return null;
+    return engine.registry().snapshot().findByKey(table, key);
   }
 
-  void open(org.logbase.rpc.TableSpec table, TabletSpec spec) throws IOException {
+  /**
+   * Opens tablets as the master asks (prepared transactions the replay finds are locked by the
+   * transaction layer before they serve); completes when all serve.
+   */
+  CompletableFuture<Void> open(List<OpenTabletRequest> requests) {
     checkServing();
-    TableSchema schema = SchemaProtos.fromProto(table);
-    TabletDescriptor d = new TabletDescriptor(schema, spec.getTabletId(), bound(spec.getStartKey()),
-        bound(spec.getEndKey()));
-    // Prepared transactions the replay finds are locked by the transaction layer before this returns.
-    engine.openTablet(d);
-    byName.put(key(schema.name(), spec.getTabletId()), d.id());
+    List<TabletDescriptor> ds = new ArrayList<>(requests.size());
+    for (OpenTabletRequest r : requests) {
+      if (!r.hasTable() || !r.hasTablet()) {
+        throw new InvalidRequestException("opening a tablet needs a table spec and a tablet spec");
+      }
+      TableSchema schema = SchemaProtos.fromProto(r.getTable());
+      ds.add(new TabletDescriptor(schema, r.getTablet().getTabletId(), bound(r.getTablet().getStartKey()),
+          bound(r.getTablet().getEndKey())));
+    }
+    return opener.open(ds);
   }
 
   void close(String table, int tabletId) throws IOException {
-    TabletId id = byName.remove(key(table, tabletId));
-    if (id != null) {
-      engine.closeTablet(id);
+    Tablet t = engine.registry().snapshot().find(table, tabletId);
+    if (t != null) {
+      engine.closeTablet(t.descriptor().id());
     }
   }
 
   List<TabletRef> serving() {
     List<TabletRef> out = new ArrayList<>();
-    for (String k : byName.keySet()) {
-      int slash = k.lastIndexOf('/');
-      out.add(TabletRef.newBuilder().setTable(k.substring(0, slash))
-          .setTabletId(Integer.parseInt(k.substring(slash + 1))).build());
+    for (TabletRegistry.Entry e : engine.registry().snapshot().entries()) {
+      out.add(TabletRef.newBuilder().setTable(e.tablet().descriptor().schema().name())
+          .setTabletId(e.id().tabletId()).build());
     }
     return out;
   }
 
   int count() {
-    return byName.size();
+    return engine.registry().snapshot().size();
   }
 
   /** From now on every request fails with {@link ServerStoppingException}. */
@@ -111,11 +108,13 @@ final class ServedTablets {
     }
   }
 
-  private static byte[] bound(com.google.protobuf.ByteString b) {
+  private static byte[] bound(ByteString b) {
     return b.isEmpty() ? null : b.toByteArray();
   }
 
-  private static String key(String table, int tabletId) {
-    return table + "/" + tabletId;
+  /** Stops opening tablets (the one being opened finishes). */
+  @Override
+  public void close() throws InterruptedException {
+    opener.close();
   }
 }

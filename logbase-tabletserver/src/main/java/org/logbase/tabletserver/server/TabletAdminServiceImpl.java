@@ -1,14 +1,19 @@
 package org.logbase.tabletserver.server;
 
 import io.grpc.stub.StreamObserver;
-import org.logbase.common.InvalidRequestException;
+import java.util.List;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletResponse;
+import org.logbase.rpc.OpenTabletsRequest;
+import org.logbase.rpc.OpenTabletsResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
 
-/** The master's calls: open a tablet (recovering it from checkpoints and the log) or close one. */
+/**
+ * The master's calls: open tablets (recovering them from checkpoints and the log, many in one pass)
+ * or close one.
+ */
 final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminServiceImplBase {
   private final ServedTablets tablets;
 
@@ -18,13 +23,12 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
 
   @Override
   public void openTablet(OpenTabletRequest req, StreamObserver<OpenTabletResponse> out) {
-    Calls.unary(out, () -> {
-      if (!req.hasTable() || !req.hasTablet()) {
-        throw new InvalidRequestException("OpenTablet needs a table spec and a tablet spec");
-      }
-      tablets.open(req.getTable(), req.getTablet());
-      return OpenTabletResponse.getDefaultInstance();
-    });
+    Calls.async(out, () -> tablets.open(List.of(req)).thenApply(v -> OpenTabletResponse.getDefaultInstance()));
+  }
+
+  @Override
+  public void openTablets(OpenTabletsRequest req, StreamObserver<OpenTabletsResponse> out) {
+    Calls.async(out, () -> tablets.open(req.getTabletsList()).thenApply(v -> OpenTabletsResponse.getDefaultInstance()));
   }
 
   @Override

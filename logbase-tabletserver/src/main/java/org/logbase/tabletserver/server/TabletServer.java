@@ -223,6 +223,13 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       }
       rpc.shutdownNow();
     }
+    if (tablets != null) {
+      try {
+        tablets.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     if (txns != null) {
       txns.close();
     }

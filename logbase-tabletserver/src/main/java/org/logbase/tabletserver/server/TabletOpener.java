@@ -1,0 +1,91 @@
+package org.logbase.tabletserver.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.logbase.common.ServerStoppingException;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tabletserver.StorageEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the tablets the master assigns, on one thread, many at a time: the requests that arrive
+ * while a batch is being opened are opened together next, with one replay of the log for all of
+ * them. No gRPC thread waits for an opening (the reply is sent when its batch is done), so a flood of
+ * requests (a table with thousands of tablets, a restart) costs queue entries, not threads.
+ */
+final class TabletOpener implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TabletOpener.class);
+
+  private record Request(List<TabletDescriptor> tablets, CompletableFuture<Void> done) {}
+
+  private static final Request STOP = new Request(List.of(), new CompletableFuture<>());
+
+  private final StorageEngine engine;
+  private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
+  private final Thread thread;
+  private volatile boolean closed;
+
+  TabletOpener(StorageEngine engine) {
+    this.engine = engine;
+    this.thread = new Thread(this::run, "tablet-opener");
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  /** Queues tablets to open; completes when they serve (or the batch they were opened in failed). */
+  CompletableFuture<Void> open(List<TabletDescriptor> tablets) {
+    Request r = new Request(List.copyOf(tablets), new CompletableFuture<>());
+    if (closed) {
+      r.done().completeExceptionally(new ServerStoppingException("tablet server is stopping"));
+      return r.done();
+    }
+    queue.add(r);
+    return r.done();
+  }
+
+  private void run() {
+    while (true) {
+      List<Request> batch = new ArrayList<>();
+      try {
+        batch.add(queue.take());
+      } catch (InterruptedException e) {
+        return;
+      }
+      queue.drainTo(batch);
+      boolean stop = batch.remove(STOP);
+      List<TabletDescriptor> all = new ArrayList<>();
+      batch.forEach(r -> all.addAll(r.tablets()));
+      if (!all.isEmpty()) {
+        try {
+          engine.openTablets(all);
+          batch.forEach(r -> r.done().complete(null));
+        } catch (Exception | Error e) {
+          LOG.warn("opening {} tablets failed: {}", all.size(), e.toString());
+          batch.forEach(r -> r.done().completeExceptionally(e));
+        }
+      }
+      if (stop) {
+        failQueued();
+        return;
+      }
+    }
+  }
+
+  private void failQueued() {
+    List<Request> left = new ArrayList<>();
+    queue.drainTo(left);
+    left.forEach(r -> r.done().completeExceptionally(new ServerStoppingException("tablet server is stopping")));
+  }
+
+  /** Finishes the batch being opened, refuses the rest. */
+  @Override
+  public void close() throws InterruptedException {
+    closed = true;
+    queue.add(STOP);
+    thread.join(60_000);
+  }
+}

@@ -1,0 +1,99 @@
+package org.logbase.tabletserver;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.logbase.common.Bytes.utf8;
+import static org.logbase.common.HybridTimestamp.LATEST;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.common.Config;
+import org.logbase.common.Row;
+import org.logbase.log.Durability;
+import org.logbase.recovery.RecoveryReport;
+import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.testing.TestTables;
+
+/**
+ * Opening many tablets at once: a restart's worth is rebuilt with one pass over the log (issue #9:
+ * a server opening T tablets one by one read its log T times, and a table of thousands of tablets
+ * took the servers down), and every tablet finds its rows; the registry answers by name and by key.
+ */
+class TabletOpeningTest {
+  static final int TABLETS = 64;
+  @TempDir Path dir;
+
+  /** 64 tablets of table "kv": [, k01), [k01, k02), ..., [k63, ). */
+  static List<TabletDescriptor> tablets() {
+    List<TabletDescriptor> out = new ArrayList<>();
+    for (int i = 0; i < TABLETS; i++) {
+      out.add(new TabletDescriptor(TestTables.KV, i, i == 0 ? null : utf8(String.format("k%02d", i)),
+          i == TABLETS - 1 ? null : utf8(String.format("k%02d", i + 1))));
+    }
+    return out;
+  }
+
+  EngineOptions options() {
+    return EngineOptions.of(dir.toUri(), Config.empty(), List.of());
+  }
+
+  @Test
+  void aRestartOpensSixtyFourTabletsWithOneReplayAndFindsEveryRow() throws Exception {
+    try (StorageEngine e = StorageEngine.open(options())) {
+      List<Tablet> open = e.openTablets(tablets());
+      for (int i = 0; i < TABLETS; i++) {
+        for (int r = 0; r < 20; r++) {
+          String key = String.format("k%02d-%03d", i, r);
+          open.get(i).put(utf8(key), Map.of("v", utf8("value of " + key)), Durability.HFLUSH);
+        }
+      }
+      e.checkpoint(); // half of the rows in checkpoints, the rest in the tail
+      for (int i = 0; i < TABLETS; i++) {
+        String key = String.format("k%02d-late", i);
+        open.get(i).put(utf8(key), Map.of("v", utf8("value of " + key)), Durability.HFLUSH);
+      }
+    }
+    try (StorageEngine e = StorageEngine.open(options())) {
+      List<Tablet> open = e.openTablets(tablets());
+      List<RecoveryReport> openings = e.recentOpenings();
+      assertEquals(1, openings.size(), "one replay for all tablets: " + openings);
+      assertEquals(TABLETS, openings.get(0).tablets());
+      for (int i = 0; i < TABLETS; i++) {
+        for (String suffix : List.of("000", "019", "late")) {
+          String key = String.format("k%02d-%s", i, suffix);
+          Row row = open.get(i).get(utf8(key), null, LATEST);
+          assertNotNull(row, key);
+          assertArrayEquals(utf8("value of " + key), row.value("v"), key);
+        }
+      }
+      TabletRegistry.Snapshot registry = e.registry().snapshot();
+      assertEquals(TABLETS, registry.size());
+      assertSame(open.get(7), registry.find("kv", 7));
+      assertSame(open.get(7), registry.findByKey("kv", utf8("k07-anything")));
+      assertSame(open.get(0), registry.findByKey("kv", utf8("a")));
+      assertSame(open.get(TABLETS - 1), registry.findByKey("kv", utf8("z")));
+      assertNull(registry.findByKey("users", utf8("k07")), "another table");
+    }
+  }
+
+  @Test
+  void openingTabletsThatAreOpenAlreadyChangesNothingAndReplaysNothing() throws Exception {
+    try (StorageEngine e = StorageEngine.open(options())) {
+      List<Tablet> first = e.openTablets(tablets().subList(0, 2));
+      first.get(0).put(utf8("a"), Map.of("v", utf8("x")), Durability.HFLUSH);
+      List<Tablet> again = e.openTablets(tablets().subList(0, 3));
+      assertSame(first.get(0), again.get(0), "an open tablet stays as it is");
+      assertEquals(2, e.recentOpenings().size(), "the second call replayed for the new tablet only");
+      assertEquals(1, e.recentOpenings().get(1).tablets());
+      assertArrayEquals(utf8("x"), again.get(0).get(utf8("a"), null, LATEST).value("v"));
+    }
+  }
+}
