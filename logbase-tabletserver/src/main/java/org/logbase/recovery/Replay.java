@@ -17,6 +17,7 @@ import org.logbase.log.LogPosition;
 import org.logbase.log.LogScanner;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier;
+import org.logbase.tablet.KeyRanges;
 import org.logbase.tablet.NoRecordCache;
 import org.logbase.tablet.PreparedRecords;
 import org.logbase.tablet.TabletDescriptor;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * last stretch is read while the live path is held (see {@code StorageEngine#openTablet}), so that
  * the replay ends exactly where the live path goes on and no decision falls between the two.
  *
- * <p>Records of transactions without a COMMIT never enter an index. {@link #undecided} hands back
+ * <p>Records go to the tablet whose key range holds their row key ({@link KeyRanges}), whichever
+ * tablet wrote them. Records of transactions without a COMMIT never enter an index. {@link #undecided} hands back
  * those that were prepared (their rows in these tablets), to be restored as locks; the rest were
  * never acknowledged and are dropped.
  */
@@ -46,6 +48,7 @@ public final class Replay {
   private final LogConfig config;
   private final FaultInjector faults;
   private final Map<TabletId, GroupIndex[]> indexes;
+  private final KeyRanges<GroupIndex[]> ranges;
   private final IndexApplier applier;
   private final LogPosition from;
   private final List<String> problems;
@@ -63,13 +66,14 @@ public final class Replay {
   private boolean ended;
 
   private Replay(FileSystem fs, Path logDir, LogConfig config, FaultInjector faults, Map<TabletId, GroupIndex[]> indexes,
-      LogPosition from, long maxLsn, long maxTimestamp, List<String> problems, int loaded, long entries, long millis) {
+      Map<TabletDescriptor, GroupIndex[]> byTablet, LogPosition from, long maxLsn, long maxTimestamp, List<String> problems, int loaded, long entries, long millis) {
     this.fs = fs;
     this.logDir = logDir;
     this.config = config;
     this.faults = faults;
     this.indexes = indexes;
-    this.applier = new IndexApplier(indexes::get, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
+    this.ranges = new KeyRanges<>(byTablet);
+    this.applier = new IndexApplier(ranges::find, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
     this.from = from;
     this.next = from;
     this.maxLsn = maxLsn;
@@ -91,6 +95,7 @@ public final class Replay {
     long t0 = System.nanoTime();
     List<String> problems = new ArrayList<>();
     Map<TabletId, GroupIndex[]> indexes = new HashMap<>();
+    Map<TabletDescriptor, GroupIndex[]> byTablet = new HashMap<>();
     LogPosition from = null;
     long maxLsn = 0;
     long maxTs = 0;
@@ -117,9 +122,10 @@ public final class Replay {
       if (indexes.put(t.id(), groups) != null) {
         throw new IllegalArgumentException("tablet " + t.id() + " listed twice");
       }
+      byTablet.put(t, groups);
     }
     problems.forEach(p -> LOG.warn("{}", p));
-    return new Replay(fs, logDir, config, faults, indexes, from, maxLsn, maxTs, problems, loaded, entries,
+    return new Replay(fs, logDir, config, faults, indexes, byTablet, from, maxLsn, maxTs, problems, loaded, entries,
         (System.nanoTime() - t0) / 1_000_000);
   }
 
@@ -164,7 +170,7 @@ public final class Replay {
     for (PreparedRecords p : applier.takeUndecided()) {
       List<AppendedRecord> mine = new ArrayList<>();
       for (AppendedRecord r : p.rows()) {
-        if (indexes.containsKey(new TabletId(r.record().tableId(), r.record().tabletId()))) {
+        if (ranges.find(r.record().tableId(), r.record().key()) != null) {
           mine.add(r);
         }
       }

@@ -27,10 +27,14 @@ public final class IndexApplier {
   /** How far the indexes are complete: every record up to {@code lsn} is applied, replay may start at {@code position}. */
   public record Watermark(long lsn, LogPosition position) {}
 
-  /** Where a tablet's records go: its group indexes by column-group id, or null if it is not open. */
+  /**
+   * Where a record goes: the group indexes (by column-group id) of the open tablet whose key range
+   * holds its row key, or null if no such tablet is open. By key, not by the tablet id the record
+   * was written with, so records written before a split reach the right daughter.
+   */
   @FunctionalInterface
   public interface Router {
-    GroupIndex[] groups(TabletId tablet);
+    GroupIndex[] groups(int tableId, byte[] key);
   }
 
   private final Router router;
@@ -94,7 +98,7 @@ public final class IndexApplier {
 
   private void install(AppendedRecord r, long commitTs) {
     LogRecord rec = r.record();
-    GroupIndex[] groups = router.groups(new TabletId(rec.tableId(), rec.tabletId()));
+    GroupIndex[] groups = router.groups(rec.tableId(), rec.key());
     GroupIndex gi = groups == null || rec.columnGroupId() >= groups.length ? null : groups[rec.columnGroupId()];
     if (gi == null) {
       skippedUnknownTablet++;

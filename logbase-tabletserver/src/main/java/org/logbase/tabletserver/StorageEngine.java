@@ -100,7 +100,7 @@ public final class StorageEngine implements Closeable {
     clock.observe(r.maxTimestamp());
     this.cache = RecordCaches.create(options.config());
     this.limits = TabletLimits.from(options.config());
-    this.applier = new IndexApplier(id -> registry.snapshot().groups(id), cache,
+    this.applier = new IndexApplier((table, key) -> registry.snapshot().groups(table, key), cache,
         new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
     this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch, options.faults());
     this.reader = new RecordReader(fs, logDir);
@@ -173,6 +173,7 @@ public final class StorageEngine implements Closeable {
     }
     if (!fresh.isEmpty()) {
       List<TabletDescriptor> toOpen = List.copyOf(fresh.values());
+      open.checkCanOpen(toOpen);
       Replay replay = Replay.fromCheckpoints(fs, logDir, checkpoints, toOpen, logConfig, options.useCheckpoints(),
           options.faults());
       replay.scanTo(applier.appliedEnd());

@@ -10,8 +10,11 @@ import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.logbase.common.Bytes;
+import org.logbase.common.InvalidRequestException;
 import org.logbase.tablet.GroupIndex;
+import org.logbase.tablet.KeyRanges;
 import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TabletId;
 
 /**
@@ -56,15 +59,19 @@ public final class TabletRegistry {
     private final Map<TabletId, Entry> byId;
     private final Map<Name, Entry> byName = new HashMap<>();
     private final Map<String, NavigableMap<byte[], Entry>> byTableAndStart = new HashMap<>();
+    private final KeyRanges<GroupIndex[]> ranges;
 
     private Snapshot(Map<TabletId, Entry> byId) {
       this.byId = Map.copyOf(byId);
+      Map<TabletDescriptor, GroupIndex[]> groups = new HashMap<>();
       for (Entry e : byId.values()) {
+        groups.put(e.tablet().descriptor(), e.groups());
         String table = e.tablet().descriptor().schema().name();
         byte[] start = e.tablet().descriptor().startKey();
         byName.put(new Name(table, e.id().tabletId()), e);
         byTableAndStart.computeIfAbsent(table, t -> new TreeMap<>(KEYS)).put(start == null ? LOWEST : start, e);
       }
+      this.ranges = new KeyRanges<>(groups);
     }
 
     /** The entry of a tablet, or null if it is not open. */
@@ -72,10 +79,12 @@ public final class TabletRegistry {
       return byId.get(id);
     }
 
-    /** The indexes of a tablet, or null if it is not open: how the applier routes a record. */
-    public GroupIndex[] groups(TabletId id) {
-      Entry e = byId.get(id);
-      return e == null ? null : e.groups();
+    /**
+     * The indexes of the open tablet of table {@code tableId} whose range holds {@code key}, or null:
+     * how the applier routes a record.
+     */
+    public GroupIndex[] groups(int tableId, byte[] key) {
+      return ranges.find(tableId, key);
     }
 
     /** The open tablet {@code tabletId} of the table named {@code table}, or null. */
@@ -120,6 +129,18 @@ public final class TabletRegistry {
 
     public int size() {
       return byId.size();
+    }
+
+    /** Throws {@link InvalidRequestException} if these tablets would overlap each other or open ones. */
+    public void checkCanOpen(Collection<TabletDescriptor> more) {
+      Map<TabletDescriptor, Boolean> all = new HashMap<>();
+      byId.values().forEach(e -> all.put(e.tablet().descriptor(), true));
+      more.forEach(d -> all.put(d, true));
+      try {
+        new KeyRanges<>(all);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidRequestException("cannot open: " + e.getMessage());
+      }
     }
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.logbase.common.Bytes.utf8;
 import static org.logbase.common.HybridTimestamp.LATEST;
 
@@ -12,9 +13,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.common.Config;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.KeyOutOfRangeException;
 import org.logbase.common.Row;
 import org.logbase.log.Durability;
 import org.logbase.recovery.RecoveryReport;
@@ -81,6 +85,38 @@ class TabletOpeningTest {
       assertSame(open.get(0), registry.findByKey("kv", utf8("a")));
       assertSame(open.get(TABLETS - 1), registry.findByKey("kv", utf8("z")));
       assertNull(registry.findByKey("users", utf8("k07")), "another table");
+    }
+  }
+
+  @Test
+  void recordsWrittenByATabletReachTheDaughterWhoseRangeHoldsThemAtEveryTimestamp() throws Exception {
+    TabletDescriptor whole = TestTables.whole(TestTables.KV);
+    TabletDescriptor left = new TabletDescriptor(TestTables.KV, 1, null, utf8("m"));
+    TabletDescriptor right = new TabletDescriptor(TestTables.KV, 2, utf8("m"), null);
+    Map<String, List<Long>> versions = new TreeMap<>();
+    try (StorageEngine e = StorageEngine.open(options())) {
+      Tablet t = e.openTablet(whole);
+      for (int round = 0; round < 3; round++) {
+        for (String key : List.of("a", "f", "l", "m", "q", "z")) {
+          versions.computeIfAbsent(key, k -> new ArrayList<>())
+              .add(t.put(utf8(key), Map.of("v", utf8(key + round)), Durability.HFLUSH));
+        }
+      }
+      assertThrows(InvalidRequestException.class, () -> e.openTablet(left), "a daughter overlapping its parent");
+    }
+    // The split: the parent is not opened again; its daughters get its key range between them.
+    try (StorageEngine e = StorageEngine.open(options())) {
+      List<Tablet> daughters = e.openTablets(List.of(left, right));
+      for (Map.Entry<String, List<Long>> v : versions.entrySet()) {
+        Tablet holder = v.getKey().compareTo("m") < 0 ? daughters.get(0) : daughters.get(1);
+        Tablet other = holder == daughters.get(0) ? daughters.get(1) : daughters.get(0);
+        for (int round = 0; round < 3; round++) {
+          Row r = holder.get(utf8(v.getKey()), null, v.getValue().get(round));
+          assertArrayEquals(utf8(v.getKey() + round), r.value("v"), v.getKey() + " at version " + round);
+        }
+        assertThrows(KeyOutOfRangeException.class, () -> other.get(utf8(v.getKey()), null, LATEST),
+            "the other daughter does not hold " + v.getKey());
+      }
     }
   }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import org.logbase.common.InvalidRequestException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.StorageEngine;
@@ -63,6 +64,9 @@ final class TabletOpener implements AutoCloseable {
         try {
           engine.openTablets(all);
           batch.forEach(r -> r.done().complete(null));
+        } catch (InvalidRequestException e) {
+          // One bad request must not fail the others it was batched with: each on its own.
+          batch.forEach(this::openAlone);
         } catch (Exception | Error e) {
           LOG.warn("opening {} tablets failed: {}", all.size(), e.toString());
           batch.forEach(r -> r.done().completeExceptionally(e));
@@ -72,6 +76,15 @@ final class TabletOpener implements AutoCloseable {
         failQueued();
         return;
       }
+    }
+  }
+
+  private void openAlone(Request r) {
+    try {
+      engine.openTablets(r.tablets());
+      r.done().complete(null);
+    } catch (Exception | Error e) {
+      r.done().completeExceptionally(e);
     }
   }
 
