@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import org.logbase.common.Failures;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.BatchMutateRequest;
@@ -109,10 +110,7 @@ final class BatchWriter {
     try {
       return f.get();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof StatusRuntimeException s) {
-        throw s;
-      }
-      throw new LogBaseException("batch put failed: " + e.getCause(), e.getCause());
+      throw Failures.cause(e, "batch put");
     } catch (InterruptedException e) {
       f.cancel(true);
       Thread.currentThread().interrupt();

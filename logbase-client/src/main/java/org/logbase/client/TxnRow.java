@@ -1,5 +1,6 @@
 package org.logbase.client;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.logbase.common.Bytes;
@@ -43,6 +44,6 @@ final class TxnRow implements Comparable<TxnRow> {
 
   @Override
   public int hashCode() {
-    return 31 * table.hashCode() + java.util.Arrays.hashCode(key);
+    return 31 * table.hashCode() + Arrays.hashCode(key);
   }
 }

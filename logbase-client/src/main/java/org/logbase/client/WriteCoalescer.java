@@ -1,5 +1,6 @@
 package org.logbase.client;
 
+import java.util.concurrent.Future;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.logbase.common.ErrorCode;
+import org.logbase.common.Failures;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.BatchMutateRequest;
@@ -120,7 +122,7 @@ final class WriteCoalescer {
     return r.getTimestamps(0);
   }
 
-  private static <T> T await(java.util.concurrent.Future<T> f, Deadline deadline) {
+  private static <T> T await(Future<T> f, Deadline deadline) {
     try {
       // A request carries its writers' latest deadline, so gRPC ends it by then; a writer with an
       // earlier one stops waiting at its own (its write's outcome is then unknown, as after any
@@ -136,10 +138,7 @@ final class WriteCoalescer {
     } catch (CancellationException e) {
       throw new StatusRuntimeException(Status.CANCELLED.withDescription("write cancelled"));
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new LogBaseException("write failed: " + e.getCause(), e.getCause());
+      throw Failures.cause(e, "write");
     }
   }
 

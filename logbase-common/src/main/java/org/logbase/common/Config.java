@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -133,7 +134,7 @@ public final class Config {
   }
 
   public Map<String, String> asMap() {
-    return java.util.Collections.unmodifiableMap(values);
+    return Collections.unmodifiableMap(values);
   }
 
   @Override

@@ -24,6 +24,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
+import org.logbase.common.Threads;
 import org.logbase.common.ZkPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,11 +61,7 @@ public final class MasterServer implements AutoCloseable {
   private final AssignmentReconciler reconciler;
   private final TimestampOracle oracle;
   /** Calls that arrived on a network thread and must wait (a timestamp bound renewal). */
-  private final ExecutorService blockingCalls = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "master-blocking-call");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService blockingCalls = Executors.newCachedThreadPool(Threads.daemon("master-blocking-call"));
   private final PrintStream out;
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);

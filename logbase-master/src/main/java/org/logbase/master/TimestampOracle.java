@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.NotActiveMasterException;
+import org.logbase.common.Threads;
 import org.logbase.common.TimestampRequests;
 import org.logbase.common.TimestampsUnavailableException;
 import org.slf4j.Logger;
@@ -75,8 +76,7 @@ final class TimestampOracle implements AutoCloseable {
     this.store = store;
     this.wallMillis = wallMillis;
     this.policy = policy;
-    this.renewer = new Thread(this::renewLoop, "timestamp-bound-renewer");
-    renewer.setDaemon(true);
+    this.renewer = Threads.newDaemon("timestamp-bound-renewer", this::renewLoop);
     renewer.start();
   }
 

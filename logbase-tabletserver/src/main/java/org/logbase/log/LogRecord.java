@@ -1,5 +1,6 @@
 package org.logbase.log;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 
@@ -58,13 +59,13 @@ public record LogRecord(
    */
   public static LogRecord prepare(long txnId, String primaryTable, byte[] primaryKey) {
     return new LogRecord(RecordType.PREPARE, 0, txnId, txnId, 0, 0, 0, primaryKey,
-        List.of(new Column(PRIMARY_TABLE, primaryTable.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        List.of(new Column(PRIMARY_TABLE, primaryTable.getBytes(StandardCharsets.UTF_8))));
   }
 
   /** The primary row's table named by a PREPARE record. */
   public String primaryTable() {
     byte[] t = column(PRIMARY_TABLE);
-    return t == null ? null : new String(t, java.nio.charset.StandardCharsets.UTF_8);
+    return t == null ? null : new String(t, StandardCharsets.UTF_8);
   }
 
   public static LogRecord abort(long txnId) {

@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.FaultInjector;
 import org.logbase.common.LogUnavailableException;
+import org.logbase.common.Threads;
 import org.logbase.common.ValueTooLargeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,11 +95,7 @@ public final class LogWriter implements Closeable {
   /** Batches given to the acknowledger and not yet acknowledged by it. */
   private final AtomicInteger handedOver = new AtomicInteger();
   private final Thread acker;
-  private final ExecutorService closer = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "log-segment-closer");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("log-segment-closer"));
 
   // Guarded by stateLock for writes; read without it for a fast refusal.
   private volatile boolean closed;
@@ -127,10 +124,8 @@ public final class LogWriter implements Closeable {
     this.faults = faults;
     this.nextLsn = firstLsn;
     this.segment = firstSegment - 1;
-    this.thread = new Thread(this::run, "log-writer-" + dir.getName());
-    this.thread.setDaemon(true);
-    this.acker = new Thread(this::acknowledge, "log-acker-" + dir.getName());
-    this.acker.setDaemon(true);
+    this.thread = Threads.newDaemon("log-writer-" + dir.getName(), this::run);
+    this.acker = Threads.newDaemon("log-acker-" + dir.getName(), this::acknowledge);
   }
 
   /**

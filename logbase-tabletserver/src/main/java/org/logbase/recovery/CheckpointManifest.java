@@ -3,6 +3,7 @@ package org.logbase.recovery;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import org.logbase.log.LogPosition;
@@ -43,7 +44,7 @@ public record CheckpointManifest(
 
   static CheckpointManifest parse(byte[] bytes) throws IOException {
     Properties p = new Properties();
-    p.load(new java.io.InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.ISO_8859_1));
+    p.load(new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.ISO_8859_1));
     try {
       if (Integer.parseInt(req(p, "format")) != FORMAT) {
         throw new IOException("unsupported checkpoint manifest format " + p.getProperty("format"));

@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.logbase.common.Config;
+import org.logbase.common.Threads;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier.Watermark;
 import org.slf4j.Logger;
@@ -44,11 +45,7 @@ public final class Checkpointer implements Closeable {
     this.watermark = watermark;
     this.updateThreshold = c.getLong(UPDATES, 1_000_000);
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(c.getLong(INTERVAL_MS, 600_000));
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "checkpointer");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("checkpointer"));
   }
 
   /** Checkpoints the given indexes now (a tablet closing, so its next owner replays little). */

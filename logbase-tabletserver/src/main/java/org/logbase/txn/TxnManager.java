@@ -15,8 +15,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.logbase.common.Bytes;
+import org.logbase.common.Failures;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.NotServingTabletException;
+import org.logbase.common.Threads;
 import org.logbase.common.TransactionAbortedException;
 import org.logbase.common.RowLockedException;
 import org.logbase.common.TransactionConflictException;
@@ -92,11 +94,7 @@ public final class TxnManager implements AutoCloseable {
     this.local = local;
     this.remote = remote;
     this.settings = settings;
-    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "txn-sweeper");
-      t.setDaemon(true);
-      return t;
-    });
+    this.sweeper = Executors.newSingleThreadScheduledExecutor(Threads.daemon("txn-sweeper"));
     long period = Math.max(50, settings.lockTtlMs() / 2);
     sweeper.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
     engine.onPreparedRestored(this::adopt);
@@ -471,8 +469,7 @@ public final class TxnManager implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new LogBaseException("interrupted while writing a transaction's outcome");
     } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      throw c instanceof RuntimeException r ? r : new LogBaseException("writing a transaction's outcome failed: " + c, c);
+      throw Failures.cause(e, "writing a transaction's outcome");
     }
   }
 

@@ -1,5 +1,6 @@
 package org.logbase.bench.engine;
 
+import java.util.Set;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 
@@ -25,7 +26,7 @@ final class BeanSums {
   void snapshot() {
     long[] now = new long[attributes.length];
     try {
-      java.util.Set<ObjectName> names = beans.queryNames(pattern, null);
+      Set<ObjectName> names = beans.queryNames(pattern, null);
       if (names.isEmpty() && first != null) {
         return; // unpublished as its owner closed (a client at its end): the last reading stands
       }

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Threads;
 import org.logbase.log.LogConfig;
 import org.logbase.log.SegmentFiles;
 
@@ -134,14 +135,13 @@ public final class GroupCommitModel {
     }
 
     private Thread start(String name, IoLoop loop) {
-      Thread t = new Thread(() -> {
+      Thread t = Threads.newDaemon(name, () -> {
         try {
           loop.run();
         } catch (IOException | InterruptedException e) {
           System.err.println(name + " failed: " + e);
         }
-      }, name);
-      t.setDaemon(true);
+      });
       t.start();
       return t;
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.logbase.common.Threads;
 import org.logbase.log.Durability;
 import org.logbase.tablet.Tablet;
 
@@ -23,7 +24,7 @@ final class Loader {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < writers; i++) {
-      Thread t = new Thread(() -> {
+      Thread t = Threads.newDaemon("loader-" + i, () -> {
         try {
           for (long r = next.getAndIncrement(); r < to && failure.get() == null; r = next.getAndIncrement()) {
             tablet.put(KvRows.key(r), rows.columns(r), Durability.HFLUSH);
@@ -32,8 +33,7 @@ final class Loader {
         } catch (IOException | RuntimeException e) {
           failure.compareAndSet(null, e);
         }
-      }, "loader-" + i);
-      t.setDaemon(true);
+      });
       threads.add(t);
     }
     long total = to - from;

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.logbase.common.Threads;
 
 /**
  * A poor man's profiler: takes the stack of the threads whose names start with a prefix every few
@@ -53,7 +54,7 @@ final class StackSampler {
       throw new IllegalStateException("no thread named " + prefix + "* to sample");
     }
     running.set(true);
-    sampler = new Thread(() -> {
+    sampler = Threads.newDaemon("stack-sampler", () -> {
       while (running.get()) {
         for (ThreadInfo t : threads.getThreadInfo(targets, Integer.MAX_VALUE)) {
           if (t != null) { // null: the thread ended
@@ -66,8 +67,7 @@ final class StackSampler {
           return;
         }
       }
-    }, "stack-sampler");
-    sampler.setDaemon(true);
+    });
     sampler.start();
   }
 

@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.logbase.common.Threads;
 
 /**
  * Runs an operation in a loop on several threads: first for a warm-up that is not counted (JIT,
@@ -75,7 +76,7 @@ public final class TimedLoop {
     AtomicBoolean stop = new AtomicBoolean();
     for (int i = 0; i < threads; i++) {
       int id = i;
-      Thread t = new Thread(() -> {
+      Thread t = Threads.newDaemon(name + "-" + i, () -> {
         SplittableRandom rng = new SplittableRandom(seed + id);
         try {
           while (!stop.get()) {
@@ -85,8 +86,7 @@ public final class TimedLoop {
           failure.compareAndSet(null, e);
           stop.set(true);
         }
-      }, name + "-" + i);
-      t.setDaemon(true);
+      });
       workers.add(t);
     }
     workers.forEach(Thread::start);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.logbase.common.Threads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,7 +119,7 @@ public abstract class CpuLimiter {
       int n = Runtime.getRuntime().availableProcessors() * 2;
       List<Thread> threads = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        Thread t = new Thread(() -> {
+        Thread t = Threads.newDaemon("busy-neighbour-" + pid + "-" + i, () -> {
           long x = 0;
           while (!Thread.currentThread().isInterrupted()) {
             x += System.nanoTime() % 7;
@@ -126,8 +127,7 @@ public abstract class CpuLimiter {
           if (x == 42) {
             LOG.trace("unlikely");
           }
-        }, "busy-neighbour-" + pid + "-" + i);
-        t.setDaemon(true);
+        });
         t.setPriority(Thread.MAX_PRIORITY);
         t.start();
         threads.add(t);

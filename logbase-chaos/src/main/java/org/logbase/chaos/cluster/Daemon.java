@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.logbase.common.Threads;
 
 /**
  * One process of the cluster under test (ZooKeeper, a master, a tablet server, a client): a child
@@ -67,8 +68,7 @@ public final class Daemon {
     paused = false;
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log)).start();
     process = p;
-    reader = new Thread(() -> readLines(p), name + "-stdout");
-    reader.setDaemon(true);
+    reader = Threads.newDaemon(name + "-stdout", () -> readLines(p));
     reader.start();
   }
 

@@ -17,6 +17,7 @@ import org.logbase.chaos.workload.RunClock;
 import org.logbase.client.LogBaseClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.logbase.common.Threads;
 
 /**
  * Injects faults at random moments: each of its threads waits a random time (exponential, mean
@@ -69,13 +70,11 @@ public final class Nemesis {
     if (faults.isEmpty()) {
       return;
     }
-    Thread sup = new Thread(this::supervise, "nemesis-supervisor");
-    sup.setDaemon(true);
+    Thread sup = Threads.newDaemon("nemesis-supervisor", this::supervise);
     threads.add(sup);
     sup.start();
     for (int i = 0; i < n; i++) {
-      Thread t = new Thread(this::loop, "nemesis-" + i);
-      t.setDaemon(true);
+      Thread t = Threads.newDaemon("nemesis-" + i, this::loop);
       threads.add(t);
       t.start();
     }

@@ -14,6 +14,7 @@ import org.logbase.client.Transaction;
 import org.logbase.common.Config;
 import org.logbase.common.FaultInjector;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.Threads;
 import org.logbase.common.TransactionAbortedException;
 import org.logbase.common.TransactionConflictException;
 import org.slf4j.Logger;
@@ -187,7 +188,7 @@ public final class Workers {
   }
 
   private void spawn(String name, Body body) {
-    Thread t = new Thread(() -> {
+    Thread t = Threads.newDaemon(name, () -> {
       try (LogBaseClient client = LogBaseClient.connect(clientConfig)) {
         client.setFaultInjector(clientFaults);
         body.run(client);
@@ -197,8 +198,7 @@ public final class Workers {
           crashes.add(e);
         }
       }
-    }, name);
-    t.setDaemon(true);
+    });
     threads.add(t);
     t.start();
   }

@@ -1,6 +1,7 @@
 package org.logbase.tabletserver.demo;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class CheckedWriter implements Runnable {
         acks.accept(new Ack(key, seq, kind, ts));
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 }

@@ -1,5 +1,7 @@
 package org.logbase.tabletserver.demo;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +43,7 @@ public final class CrashWriter {
       String[] kv = args[i].split("=", 2);
       config = config.with(kv[0], kv[1]);
     }
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
         StandardCharsets.UTF_8);
     FaultInjector faults = stopAt(point, nth, out);
     TabletDescriptor users = new TabletDescriptor(CheckedValues.USERS, 0, null, null);

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
+import org.logbase.common.Threads;
 import org.logbase.common.ZkPaths;
 import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.HeartbeatRequest;
@@ -28,11 +29,7 @@ final class Heartbeater implements AutoCloseable {
   private final String id;
   private final String address;
   private final Supplier<HeartbeatRequest.Builder> report;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "heartbeat");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("heartbeat"));
   private final ChannelPool channels = new ChannelPool(4 << 20);
   private String masterAddress;
   private boolean warned;

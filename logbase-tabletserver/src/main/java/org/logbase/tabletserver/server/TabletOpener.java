@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.ServerStoppingException;
+import org.logbase.common.Threads;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.StorageEngine;
 import org.slf4j.Logger;
@@ -32,8 +33,7 @@ final class TabletOpener implements AutoCloseable {
 
   TabletOpener(StorageEngine engine) {
     this.engine = engine;
-    this.thread = new Thread(this::run, "tablet-opener");
-    this.thread.setDaemon(true);
+    this.thread = Threads.newDaemon("tablet-opener", this::run);
     this.thread.start();
   }
 
