@@ -83,6 +83,10 @@ public final class Chaos implements Callable<Integer> {
   Long seed;
   @Option(names = "--setting", description = "Extra cluster setting key=value (repeatable), e.g. txn.lock.ttl.ms=2000.")
   Map<String, String> settings = new LinkedHashMap<>();
+  @Option(names = "--broken", defaultValue = "", description = "Run deliberately broken tablet servers, to see the "
+      + "checks fail: validation (first-committer-wins off), snapshot-reads (reads do not wait for committing "
+      + "writers), or both, comma-separated (default: none, the product).")
+  String broken;
   @Option(names = "--min-server-kills", defaultValue = "0", description = "Fail (status 3) with fewer tablet server and master kills.")
   int minServerKills;
   @Option(names = "--min-transactions", defaultValue = "0", description = "Fail (status 3) with fewer committed transactions.")
@@ -134,10 +138,11 @@ public final class Chaos implements Callable<Integer> {
     clusterSettings.put("log.segment.bytes", "1m");
     clusterSettings.putAll(settings);
     CpuLimiter cpu = CpuLimiter.detect();
-    say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers; CPU starvation by %s", dir,
-        durationSeconds, enabled.isEmpty() ? "none" : faults, s, masters, tabletServers, cpu.describe());
+    say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers%s; CPU starvation by %s", dir,
+        durationSeconds, enabled.isEmpty() ? "none" : faults, s, masters, tabletServers,
+        broken.isEmpty() ? "" : " BROKEN ON PURPOSE: " + broken, cpu.describe());
 
-    try (ChaosCluster cluster = new ChaosCluster(dir, masters, tabletServers, clusterSettings)) {
+    try (ChaosCluster cluster = new ChaosCluster(dir, masters, tabletServers, clusterSettings, broken)) {
       // Ctrl-C or kill of the runner: its processes go with it.
       Thread killer = new Thread(() -> {
         try {

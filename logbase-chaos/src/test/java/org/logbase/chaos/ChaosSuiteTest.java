@@ -31,14 +31,14 @@ class ChaosSuiteTest {
   @Test
   void lostUpdatesOfServersWithoutValidationAreCaught() throws Exception {
     Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "30", "--faults", "none",
-        "--client-processes", "0", "--setting", "txn.test.validate=false").run();
+        "--client-processes", "0", "--broken", "validation").run();
     assertFalse(r.valid(), "the checks catch what first-committer-wins prevents");
   }
 
   @Test
   void tornSnapshotsOfReadersThatDoNotWaitAreCaught() throws Exception {
     Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "30", "--faults", "none",
-        "--client-processes", "0", "--snapshot-threads", "2", "--setting", "txn.test.readers.wait=false").run();
+        "--client-processes", "0", "--snapshot-threads", "2", "--broken", "snapshot-reads").run();
     assertFalse(r.valid(), "the checks catch what the snapshot-read rule prevents");
   }
 }

@@ -3,22 +3,29 @@ package org.logbase.dist;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.logbase.dist.Histories.Variant;
+import org.logbase.testing.BrokenTabletServer;
 
 /**
  * The histories of {@link IsolationContract} against deliberately broken variants, each of which
  * must show its anomaly: this is how the contract's tests were checked to be able to fail. The
- * cluster runs with validation off ({@code txn.test.validate=false}) and readers that ignore locks
- * ({@code txn.test.readers.wait=false}); the client-side variants read the newest versions instead
+ * cluster's tablet servers run with validation off and readers that ignore locks ({@link
+ * BrokenTabletServer}); the client-side variants read the newest versions instead
  * of the snapshot, or write at once instead of at commit.
  */
 class BrokenIsolationTest extends IsolationCluster {
   @Override
   Map<String, String> settings() {
-    return Map.of("txn.test.validate", "false", "txn.test.readers.wait", "false", "txn.lock.ttl.ms", "1500");
+    return Map.of("txn.lock.ttl.ms", "1500");
+  }
+
+  @Override
+  List<String> brokenTabletServers() {
+    return List.of(BrokenTabletServer.BROKEN + "validation,snapshot-reads");
   }
 
   @Test

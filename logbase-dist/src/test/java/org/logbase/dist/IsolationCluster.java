@@ -1,6 +1,7 @@
 package org.logbase.dist;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,9 +24,14 @@ abstract class IsolationCluster {
   /** Cluster settings of the variant under test. */
   abstract Map<String, String> settings();
 
+  /** How tablet servers are broken in the variant under test (none: the product). */
+  List<String> brokenTabletServers() {
+    return List.of();
+  }
+
   @BeforeAll
   void start() throws Exception {
-    cluster = new LocalCluster(dir, 1, 3, false, settings());
+    cluster = new LocalCluster(dir, 1, 3, false, settings(), brokenTabletServers());
     client = LogBaseClient.connect(cluster.zkConnect());
     pausing = LogBaseClient.connect(cluster.zkConnect());
     Histories.createTable(client);

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 import org.logbase.master.MasterServer;
 import org.logbase.tabletserver.server.TabletServer;
+import org.logbase.testing.BrokenTabletServer;
 import org.logbase.testing.ChildProcess;
 import org.logbase.testing.MiniHdfs;
 
@@ -31,6 +32,7 @@ final class LocalCluster implements AutoCloseable {
   final Map<String, ChildProcess> tabletServers = new LinkedHashMap<>();
   private final List<ChildProcess> all = new ArrayList<>();
   private final ChildProcess zk;
+  private final List<String> tabletServerPrefix;
 
   LocalCluster(Path dir, int masterCount, int serverCount) throws Exception {
     this(dir, masterCount, serverCount, true, Map.of());
@@ -43,6 +45,16 @@ final class LocalCluster implements AutoCloseable {
    */
   LocalCluster(Path dir, int masterCount, int serverCount, boolean onHdfs, Map<String, String> settings)
       throws Exception {
+    this(dir, masterCount, serverCount, onHdfs, settings, List.of());
+  }
+
+  /**
+   * @param tabletServerPrefix arguments that start tablet servers as a deliberately broken variant
+   *     ({@link BrokenTabletServer}'s {@code --broken=...}); empty for the product
+   */
+  LocalCluster(Path dir, int masterCount, int serverCount, boolean onHdfs, Map<String, String> settings,
+      List<String> tabletServerPrefix) throws Exception {
+    this.tabletServerPrefix = List.copyOf(tabletServerPrefix);
     this.dir = dir;
     this.hdfs = onHdfs ? new MiniHdfs(dir.resolve("hdfs").toFile()) : null;
     this.zkPort = freePort();
@@ -92,7 +104,10 @@ final class LocalCluster implements AutoCloseable {
   }
 
   ChildProcess startTabletServer(String id) throws IOException {
-    ChildProcess p = start(TabletServer.class, id, "--id", id, "--config", config.toString(), "--port", "0");
+    List<String> args = new ArrayList<>(tabletServerPrefix);
+    args.addAll(List.of("--id", id, "--config", config.toString(), "--port", "0"));
+    ChildProcess p = start(tabletServerPrefix.isEmpty() ? TabletServer.class : BrokenTabletServer.class, id,
+        args.toArray(String[]::new));
     tabletServers.put(id, p);
     return p;
   }

@@ -19,6 +19,7 @@ import org.logbase.client.LogBaseClient;
 import org.logbase.dist.ClusterCheck;
 import org.logbase.master.MasterServer;
 import org.logbase.tabletserver.server.TabletServer;
+import org.logbase.testing.BrokenTabletServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +43,11 @@ public final class ChaosCluster implements AutoCloseable {
 
   /**
    * @param settings lines for the cluster's logbase.properties, on top of the defaults here
+   * @param broken what the tablet servers have broken on purpose ({@link BrokenTabletServer}: empty for
+   *     the product, else e.g. "validation" or "snapshot-reads")
    */
-  public ChaosCluster(Path dir, int masterCount, int serverCount, Map<String, String> settings) throws Exception {
+  public ChaosCluster(Path dir, int masterCount, int serverCount, Map<String, String> settings, String broken)
+      throws Exception {
     this.dir = dir;
     Files.createDirectories(dir.resolve("logs"));
     this.zkPort = freePort();
@@ -69,9 +73,17 @@ public final class ChaosCluster implements AutoCloseable {
     }
     for (int i = 1; i <= serverCount; i++) {
       String id = "ts" + i;
-      tabletServers.put(id, daemon(id, TabletServer.class,
-          List.of("--id", id, "--config", config.toString(), "--port", "0")));
+      List<String> args = List.of("--id", id, "--config", config.toString(), "--port", "0");
+      tabletServers.put(id, broken.isEmpty() ? daemon(id, TabletServer.class, args)
+          : daemon(id, BrokenTabletServer.class, concat(BrokenTabletServer.BROKEN + broken, args)));
     }
+  }
+
+  private static List<String> concat(String first, List<String> rest) {
+    List<String> out = new ArrayList<>();
+    out.add(first);
+    out.addAll(rest);
+    return out;
   }
 
   private Daemon daemon(String name, Class<?> main, List<String> args) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -73,6 +74,22 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private final WritePathStats writeStats = new WritePathStats();
   private Jmx.Registration published;
   private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /** Changes the transaction settings read from the configuration (identity in the product). */
+  private final UnaryOperator<TxnSettings> txnSettings;
+
+  public TabletServer() {
+    this(UnaryOperator.identity());
+  }
+
+  /**
+   * A server whose transaction settings are changed after they are read: how a test runs a
+   * deliberately broken variant (validation off, readers that do not wait) as a real process, with
+   * nothing in the configuration that could switch the product off by mistake.
+   */
+  public TabletServer(UnaryOperator<TxnSettings> txnSettings) {
+    this.txnSettings = txnSettings;
+  }
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new TabletServer()).execute(args));
@@ -147,7 +164,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         (txn, table, key) -> {
           long ts = cluster.resolveTransaction(txn, table, key);
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
-        }, TxnSettings.from(config));
+        }, txnSettings.apply(TxnSettings.from(config)));
     service = new TabletServiceImpl(tablets, txns, writeStats);
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
