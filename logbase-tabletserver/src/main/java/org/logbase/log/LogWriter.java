@@ -7,12 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.LinkedBlockingQueue;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.FaultInjector;
@@ -36,17 +32,13 @@ import org.slf4j.LoggerFactory;
  * no batch with the acknowledger) the writer acknowledges itself: handing it over would only add a
  * thread wake-up to that request's latency.
  *
- * <p>If a write or flush fails, the writer abandons the segment, opens a new one and writes the
- * whole unacknowledged batch again (same LSNs; replay skips the duplicates). If that fails too, the
- * log stops accepting writes: every pending and later request fails with {@link
+ * <p>This class owns group commit only; the segment files, LSNs, rolling and the retry of a failed
+ * batch on a new segment are {@link SegmentedLog}'s, one file is a {@link SegmentFile}. If the retry
+ * fails too, the log stops accepting writes: every pending and later request fails with {@link
  * LogUnavailableException}.
- *
- * <p>Every writer starts a new segment: segments of an earlier incarnation are never appended to.
  */
 public final class LogWriter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(LogWriter.class);
-  private static final int STREAM_BUFFER_BYTES = 256 << 10;
-  private static final long BLOCK_ROUNDING = 1L << 20;
 
   /**
    * Called for every durable batch before any of it is acknowledged: one batch at a time, in log
@@ -83,11 +75,10 @@ public final class LogWriter implements Closeable {
 
   private static final Durable ACKER_STOP = new Durable(List.of(), List.of(), null);
 
-  private final FileSystem fs;
   private final Path dir;
   private final LogConfig config;
   private final Listener listener;
-  private final FaultInjector faults;
+  private final SegmentedLog log;
   private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
   private final Object stateLock = new Object();
   private final Thread thread;
@@ -95,35 +86,22 @@ public final class LogWriter implements Closeable {
   /** Batches given to the acknowledger and not yet acknowledged by it. */
   private final AtomicInteger handedOver = new AtomicInteger();
   private final Thread acker;
-  private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("log-segment-closer"));
 
   // Guarded by stateLock for writes; read without it for a fast refusal.
   private volatile boolean closed;
   private volatile Throwable failure;
 
-  // Writer-thread state.
-  private long nextLsn;
-  private long segment;
-  private FSDataOutputStream out;
-
   // Statistics, written by the writer thread only.
   private volatile long batches;
   private volatile long records;
-  private volatile long bytes;
-  private volatile long syncs;
-  private volatile long rolls;
-  private volatile long retries;
 
   private LogWriter(
       FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment, Listener listener,
       FaultInjector faults) {
-    this.fs = fs;
     this.dir = dir;
     this.config = config;
     this.listener = listener;
-    this.faults = faults;
-    this.nextLsn = firstLsn;
-    this.segment = firstSegment - 1;
+    this.log = new SegmentedLog(fs, dir, config, firstLsn, firstSegment, faults);
     this.thread = Threads.newDaemon("log-writer-" + dir.getName(), this::run);
     this.acker = Threads.newDaemon("log-acker-" + dir.getName(), this::acknowledge);
   }
@@ -142,7 +120,7 @@ public final class LogWriter implements Closeable {
     List<Long> existing = SegmentFiles.list(fs, dir);
     long first = existing.isEmpty() ? 1 : existing.get(existing.size() - 1) + 1;
     LogWriter w = new LogWriter(fs, dir, config, firstLsn, first, listener, faults);
-    w.openNextSegment();
+    w.log.open();
     w.acker.start();
     w.thread.start();
     return w;
@@ -184,12 +162,12 @@ public final class LogWriter implements Closeable {
   }
 
   public LogStats stats() {
-    return new LogStats(batches, records, bytes, syncs, rolls, retries);
+    return new LogStats(batches, records, log.bytes(), log.syncs(), log.rolls(), log.retries());
   }
 
   /** The segment currently written to. */
   public long currentSegment() {
-    return segment;
+    return log.segmentNumber();
   }
 
   public Path directory() {
@@ -209,15 +187,11 @@ public final class LogWriter implements Closeable {
     try {
       thread.join(); // it hands the acknowledger its stop after the last batch
       acker.join();
-      closer.shutdown();
-      closer.awaitTermination(5, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while closing the log");
     }
-    if (out != null) {
-      out.close();
-    }
+    log.close();
   }
 
   private void run() {
@@ -277,38 +251,27 @@ public final class LogWriter implements Closeable {
 
   private void process(List<Request> batch) {
     boolean sync = false;
+    List<List<LogRecord>> recs = new ArrayList<>(batch.size());
+    List<byte[][]> frames = new ArrayList<>(batch.size());
     int count = 0;
     for (Request r : batch) {
-      for (byte[] f : r.frames) {
-        RecordCodec.seal(f, nextLsn + count);
-        count++;
-      }
+      recs.add(r.records);
+      frames.add(r.frames);
+      count += r.frames.length;
       sync |= r.sync;
     }
-    long firstLsn = nextLsn;
-    nextLsn += count;
-    List<AppendedRecord> all;
+    SegmentedLog.Written w;
     try {
-      all = writeAndFlush(batch, firstLsn, count, sync);
-    } catch (IOException first) {
-      LOG.warn("writing {} records to segment {} failed; retrying them on a new segment", count, segment, first);
-      retries++;
-      try {
-        abandonSegment();
-        openNextSegment();
-        all = writeAndFlush(batch, firstLsn, count, sync);
-      } catch (IOException second) {
-        second.addSuppressed(first);
-        stopWrites(second);
-        batch.forEach(r -> r.done.completeExceptionally(unavailable()));
-        return;
-      }
+      w = log.write(recs, frames, sync);
+    } catch (IOException e) {
+      stopWrites(e);
+      batch.forEach(r -> r.done.completeExceptionally(unavailable()));
+      return;
     }
-    LogPosition end = new LogPosition(segment, out.getPos());
     // Counted before the acks so that a caller who saw its ack also sees it in stats().
     batches++;
     records += count;
-    Durable d = new Durable(new ArrayList<>(batch), all, end);
+    Durable d = new Durable(new ArrayList<>(batch), w.records(), w.end());
     if (batch.size() == 1 && queue.isEmpty() && handedOver.get() == 0) {
       // One caller, nothing to write next and no earlier batch still with the acknowledger:
       // acknowledging here keeps log order, costs one wake-up as handing over would, and takes the
@@ -317,9 +280,6 @@ public final class LogWriter implements Closeable {
     } else {
       handedOver.incrementAndGet();
       durable.add(d);
-    }
-    if (end.offset() >= config.segmentBytes()) {
-      roll();
     }
   }
 
@@ -363,87 +323,6 @@ public final class LogWriter implements Closeable {
       r.done.complete(d.records().subList(i, i + r.frames.length));
       i += r.frames.length;
     }
-  }
-
-  private List<AppendedRecord> writeAndFlush(List<Request> batch, long firstLsn, int count, boolean sync)
-      throws IOException {
-    if (out == null) {
-      throw new IOException("no open segment (opening one failed earlier)");
-    }
-    List<AppendedRecord> all = new ArrayList<>(count);
-    long lsn = firstLsn;
-    long written = 0;
-    for (Request r : batch) {
-      for (int j = 0; j < r.frames.length; j++) {
-        if (faults.enabled() && j > 0 && j == r.frames.length / 2) {
-          // For crash tests: part of the batch, ending inside one request's records, reaches the
-          // file system; the rest never does.
-          out.hflush();
-          faults.at("log.mid-batch");
-        }
-        byte[] f = r.frames[j];
-        long pos = out.getPos();
-        out.write(f);
-        written += f.length;
-        all.add(new AppendedRecord(r.records.get(j).withLsn(lsn++), LogPointer.pointer(segment, pos), f.length));
-      }
-    }
-    if (sync) {
-      out.hsync();
-      syncs++;
-    } else {
-      out.hflush();
-    }
-    bytes += written;
-    faults.at("log.after-flush");
-    return all;
-  }
-
-  private void roll() {
-    FSDataOutputStream full = out;
-    long fullSegment = segment;
-    out = null;
-    try {
-      openNextSegment();
-      rolls++;
-      faults.at("log.roll");
-    } catch (IOException e) {
-      // The next batch finds no open segment and goes through the retry path.
-      LOG.warn("opening segment {} failed; the next write will retry", segment, e);
-    }
-    // Closing an HDFS file waits for the NameNode to see its last block (up to ~0.4 s); everything
-    // in it is flushed and acknowledged already, so writers need not wait for that.
-    closer.execute(() -> {
-      try {
-        full.close();
-      } catch (IOException e) {
-        LOG.warn("closing full segment {} failed; its contents were flushed before", fullSegment, e);
-      }
-    });
-  }
-
-  private void abandonSegment() {
-    if (out == null) {
-      return;
-    }
-    try {
-      out.close();
-    } catch (IOException e) {
-      LOG.warn("closing failed segment {} failed too (expected after a write error)", segment, e);
-    }
-    out = null;
-  }
-
-  private void openNextSegment() throws IOException {
-    segment++;
-    Path p = SegmentFiles.path(dir, segment);
-    long blockSize = Math.max(fs.getDefaultBlockSize(p),
-        (config.segmentBytes() + config.maxBatchBytes() + BLOCK_ROUNDING - 1) / BLOCK_ROUNDING * BLOCK_ROUNDING);
-    FSDataOutputStream s = fs.create(p, false, STREAM_BUFFER_BYTES, fs.getDefaultReplication(p), blockSize);
-    s.write(SegmentFiles.header(segment));
-    s.hflush();
-    out = s;
-    LOG.info("log segment {} opened: {}", segment, p);
   }
 
   private void stopWrites(Throwable cause) {

@@ -1,7 +1,9 @@
 /**
  * The log repository: one segmented log per tablet server through Hadoop's FileSystem API, the only
- * copy of the data. Owns the record and segment formats (docs/log-format.md), group commit and
- * flushing ({@link org.logbase.log.LogWriter}), positioned reads ({@link
+ * copy of the data. Owns the record and segment formats (docs/log-format.md), group commit ({@link
+ * org.logbase.log.LogWriter}), the sequence of segments with LSNs, rolling and retry ({@link
+ * org.logbase.log.SegmentedLog}), one segment file being written ({@link
+ * org.logbase.log.SegmentFile}), positioned reads ({@link
  * org.logbase.log.RecordReader}) and sequential scans that stop at a torn tail and report corrupt
  * records ({@link org.logbase.log.SegmentScanner}).
  *

@@ -1,0 +1,198 @@
+package org.logbase.log;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.FaultInjector;
+import org.logbase.common.Threads;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sequence of segment files of one log, written by one thread: it numbers records (LSNs),
+ * writes a batch of frames to the current segment and flushes once, rolls to a new segment when the
+ * current one is full, and writes a batch whose write or flush failed once more, whole, on a new
+ * segment (same LSNs: replay skips the duplicates). Every incarnation starts a new segment:
+ * segments of an earlier one are never appended to.
+ */
+final class SegmentedLog implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SegmentedLog.class);
+  private static final long BLOCK_ROUNDING = 1L << 20;
+
+  /** What a batch became: its records with their LSNs and places, and the position after it. */
+  record Written(List<AppendedRecord> records, LogPosition end) {}
+
+  private final FileSystem fs;
+  private final Path dir;
+  private final LogConfig config;
+  private final FaultInjector faults;
+  private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("log-segment-closer"));
+  private long nextLsn;
+  private long nextSegment;
+  private SegmentFile current;
+
+  // Statistics, written by the writing thread only.
+  private volatile long bytes;
+  private volatile long syncs;
+  private volatile long rolls;
+  private volatile long retries;
+
+  SegmentedLog(FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment, FaultInjector faults) {
+    this.fs = fs;
+    this.dir = dir;
+    this.config = config;
+    this.faults = faults;
+    this.nextLsn = firstLsn;
+    this.nextSegment = firstSegment;
+  }
+
+  /** Opens the first segment. */
+  void open() throws IOException {
+    current = createNext();
+  }
+
+  /**
+   * Writes one batch (each element: one caller's records and their encoded frames) and flushes once;
+   * on failure writes it again on a new segment.
+   *
+   * @throws IOException if the retry failed too: the log cannot take writes any more
+   */
+  Written write(List<List<LogRecord>> records, List<byte[][]> frames, boolean sync) throws IOException {
+    int count = 0;
+    for (byte[][] fs : frames) {
+      for (byte[] f : fs) {
+        RecordCodec.seal(f, nextLsn + count);
+        count++;
+      }
+    }
+    long firstLsn = nextLsn;
+    nextLsn += count;
+    Written w;
+    try {
+      w = writeAndFlush(records, frames, firstLsn, count, sync);
+    } catch (IOException first) {
+      LOG.warn("writing {} records to segment {} failed; retrying them on a new segment", count, segmentNumber(), first);
+      retries++;
+      try {
+        if (current != null) {
+          current.abandon();
+          current = null;
+        }
+        current = createNext();
+        w = writeAndFlush(records, frames, firstLsn, count, sync);
+      } catch (IOException second) {
+        second.addSuppressed(first);
+        throw second;
+      }
+    }
+    if (w.end().offset() >= config.segmentBytes()) {
+      roll();
+    }
+    return w;
+  }
+
+  private Written writeAndFlush(List<List<LogRecord>> records, List<byte[][]> frames, long firstLsn, int count,
+      boolean sync) throws IOException {
+    if (current == null) {
+      throw new IOException("no open segment (opening one failed earlier)");
+    }
+    List<AppendedRecord> all = new ArrayList<>(count);
+    long lsn = firstLsn;
+    long written = 0;
+    for (int r = 0; r < frames.size(); r++) {
+      byte[][] fs = frames.get(r);
+      for (int j = 0; j < fs.length; j++) {
+        if (faults.enabled() && j > 0 && j == fs.length / 2) {
+          // For crash tests: part of the batch, ending inside one caller's records, reaches the
+          // file system; the rest never does.
+          current.flush(false);
+          faults.at("log.mid-batch");
+        }
+        long at = current.append(fs[j]);
+        written += fs[j].length;
+        all.add(new AppendedRecord(records.get(r).get(j).withLsn(lsn++), LogPointer.pointer(current.number(), at),
+            fs[j].length));
+      }
+    }
+    current.flush(sync);
+    if (sync) {
+      syncs++;
+    }
+    bytes += written;
+    faults.at("log.after-flush");
+    return new Written(all, new LogPosition(current.number(), current.position()));
+  }
+
+  private void roll() {
+    SegmentFile full = current;
+    current = null;
+    try {
+      current = createNext();
+      rolls++;
+      faults.at("log.roll");
+    } catch (IOException e) {
+      // The next batch finds no open segment and goes through the retry path.
+      LOG.warn("opening segment {} failed; the next write will retry", nextSegment - 1, e);
+    }
+    // Closing an HDFS file waits for the NameNode to see its last block (up to ~0.4 s); everything
+    // in it is flushed and acknowledged already, so writers need not wait for that.
+    closer.execute(() -> {
+      try {
+        full.close();
+      } catch (IOException e) {
+        LOG.warn("closing full segment {} failed; its contents were flushed before", full.number(), e);
+      }
+    });
+  }
+
+  private SegmentFile createNext() throws IOException {
+    long number = nextSegment++;
+    long blockSize = (config.segmentBytes() + config.maxBatchBytes() + BLOCK_ROUNDING - 1) / BLOCK_ROUNDING
+        * BLOCK_ROUNDING;
+    SegmentFile s = SegmentFile.create(fs, dir, number, blockSize);
+    LOG.info("log segment {} opened: {}", number, s.path());
+    return s;
+  }
+
+  /** The segment written to now (or the last one tried). */
+  long segmentNumber() {
+    return current != null ? current.number() : nextSegment - 1;
+  }
+
+  long bytes() {
+    return bytes;
+  }
+
+  long syncs() {
+    return syncs;
+  }
+
+  long rolls() {
+    return rolls;
+  }
+
+  long retries() {
+    return retries;
+  }
+
+  /** Waits for full segments to close, then closes the current one. */
+  @Override
+  public void close() throws IOException {
+    closer.shutdown();
+    try {
+      closer.awaitTermination(5, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while closing segments", e);
+    }
+    if (current != null) {
+      current.close();
+    }
+  }
+}
