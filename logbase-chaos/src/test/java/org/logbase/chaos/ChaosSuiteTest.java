@@ -25,7 +25,7 @@ class ChaosSuiteTest {
     assertTrue(r.serverKills() >= 5, "the nemesis killed servers: " + r.faults());
     assertTrue(r.faults().keySet().stream().filter(f -> !f.killsServer()).count() >= 2,
         "other faults were injected too: " + r.faults());
-    assertTrue(r.committed() > 1000, "transactions committed: " + r.committed());
+    assertTrue(r.committed() > 300, "transactions committed: " + r.committed());
   }
 
   @Test
