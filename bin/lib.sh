@@ -4,6 +4,11 @@
 : "${LOGBASE_HOME:?LOGBASE_HOME must be set}"
 LB_CP_FILE="$LOGBASE_HOME/logbase-dist/target/runtime-classpath.txt"
 
+# Prints a script's usage: its leading comment block, after the #! line.
+lb_usage() {
+  awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$1"
+}
+
 # Builds the jars and records the classpath when they are missing or older than the sources.
 lb_ensure_built() {
   local stamp="$LB_CP_FILE"

@@ -16,7 +16,7 @@ LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$LOGBASE_HOME/bin/lib.sh"
 RUN="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { lb_usage "${BASH_SOURCE[0]}"; }
 
 pidfile() { echo "$RUN/pids/$1.pid"; }
 

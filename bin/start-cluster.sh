@@ -21,7 +21,7 @@ while [[ $# -gt 0 ]]; do
     --hdfs) HDFS=true ;;
     --masters) MASTERS="$2"; shift ;;
     --servers) SERVERS="$2"; shift ;;
-    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) lb_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "start-cluster.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
