@@ -4,6 +4,28 @@
 : "${LOGBASE_HOME:?LOGBASE_HOME must be set}"
 LB_CP_FILE="$LOGBASE_HOME/logbase-dist/target/runtime-classpath.txt"
 
+# The cluster's run directory ($LOGBASE_RUN_DIR, default run/cluster) as an absolute path: a relative
+# one is taken from the current directory, like any path given on a command line.
+lb_run_dir() {
+  local run="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
+  [[ "$run" == /* ]] || run="$PWD/$run"
+  echo "$run"
+}
+
+# The command that stops the cluster whose run directory is $1, as the user can type it here.
+lb_stop_command() {
+  local run="$1" bin="$LOGBASE_HOME/bin"
+  if [[ "$PWD" == "$LOGBASE_HOME" ]]; then
+    bin="bin"
+    run="${run#"$LOGBASE_HOME"/}"
+  fi
+  if [[ "$1" == "$LOGBASE_HOME/run/cluster" ]]; then
+    echo "$bin/stop-cluster.sh"
+  else
+    echo "LOGBASE_RUN_DIR=$run $bin/stop-cluster.sh"
+  fi
+}
+
 # Prints a script's usage: its leading comment block, after the #! line.
 lb_usage() {
   awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$1"

@@ -11,7 +11,7 @@ set -euo pipefail
 LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bin/lib.sh
 source "$LOGBASE_HOME/bin/lib.sh"
-RUN="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
+RUN="$(lb_run_dir)"
 export LOGBASE_RUN_DIR="$RUN"
 DAEMON="$LOGBASE_HOME/bin/logbase-daemon.sh"
 
@@ -152,4 +152,4 @@ for i in $(seq 1 "$SERVERS"); do
 done
 check cluster "$ZK_CONNECT" "$SERVERS" 120
 echo "cluster up: zookeeper $ZK_CONNECT, logs on $FS_ROOT, $MASTERS masters, $SERVERS tablet servers"
-echo "  shell: bin/logbase shell --zookeeper $ZK_CONNECT      stop: bin/stop-cluster.sh"
+echo "  shell: bin/logbase shell --zookeeper $ZK_CONNECT      stop: $(lb_stop_command "$RUN")"
