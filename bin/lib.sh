@@ -39,8 +39,24 @@ lb_ensure_built() {
      [[ -z "$(find "$LOGBASE_HOME" -maxdepth 2 -name pom.xml -newer "$stamp" -print -quit 2>/dev/null)" ]]; then
     return
   fi
-  echo "logbase: building (mvn package, tests skipped)..." >&2
-  (cd "$LOGBASE_HOME" && mvn -q -B -ntp -DskipTests -pl logbase-dist -am package >&2)
+  local log="$LOGBASE_HOME/run/build.log" start=$SECONDS
+  mkdir -p "$LOGBASE_HOME/run"
+  if [[ -f "$stamp" ]]; then
+    echo "logbase: sources changed since the last build: building again (about a minute; log in run/build.log)" >&2
+  else
+    echo "logbase: building LogBase with Maven, tests skipped (first build: about 3 to 6 minutes on 2 cores, more" \
+      "while Maven downloads the dependencies; later builds are quicker; log in run/build.log)" >&2
+  fi
+  # One line per module, without Maven's colour codes; the whole output goes to the log.
+  if ! (cd "$LOGBASE_HOME" && mvn -B -ntp -DskipTests -pl logbase-dist -am package 2>&1) \
+      | sed -u 's/\x1b\[[0-9;]*m//g' | tee "$log" \
+      | sed -un 's/^\[INFO\] Building \(LogBase.*\) [0-9.]*-SNAPSHOT *\[\([0-9]*\/[0-9]*\)\]$/  [\2] \1/p' >&2; then
+    echo "logbase: the build failed; its errors (all of it in $log):" >&2
+    grep -E '^\[ERROR\]' "$log" | head -n 30 >&2
+    exit 1
+  fi
+  touch "$stamp" # the classpath file is rewritten only when the classpath changes
+  echo "logbase: built in $((SECONDS - start)) s" >&2
 }
 
 lb_classpath() {
