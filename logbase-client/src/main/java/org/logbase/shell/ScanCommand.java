@@ -37,7 +37,10 @@ final class ScanCommand extends ShellCommand {
     if (end != null) {
       spec.end(ByteArgs.parse(end));
     }
-    int rows = rows(table).scan(spec, read, printer()::row);
+    int rows = rows(table).scan(spec, read, row -> {
+      checkCancelled();
+      printer().row(row);
+    });
     printer().count(rows, "row", "rows");
     if (limit > 0 && rows == limit) {
       printer().line("(limit " + limit + " reached; use --limit N for more)");

@@ -23,17 +23,24 @@ final class ShellSession implements AutoCloseable {
   private final PrintWriter err;
   private final boolean debug;
   private final Confirmer confirmer;
+  private final Cancellation cancellation;
   private final Printer printer;
   private LogBaseClient client;
   private Transaction transaction;
   private boolean exitRequested;
 
   ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug, Confirmer confirmer) {
+    this(config, out, err, debug, confirmer, Cancellation.NONE);
+  }
+
+  ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug, Confirmer confirmer,
+      Cancellation cancellation) {
     this.config = config;
     this.out = out;
     this.err = err;
     this.debug = debug;
     this.confirmer = confirmer;
+    this.cancellation = cancellation;
     this.printer = new Printer(out);
   }
 
@@ -73,6 +80,11 @@ final class ShellSession implements AutoCloseable {
     return t;
   }
 
+  /** Whether the user cancelled the running command (Ctrl-C), and what must not be cancelled. */
+  Cancellation cancellation() {
+    return cancellation;
+  }
+
   boolean confirm(String question) {
     return confirmer.confirm(question);
   }
@@ -99,8 +111,17 @@ final class ShellSession implements AutoCloseable {
     }
   }
 
-  /** Prints the one-line error, and the stack trace only when debugging. */
+  /**
+   * Prints the one-line error, and the stack trace only when debugging; a command the user
+   * cancelled failed because of that, which is all there is to say.
+   */
   void report(Throwable t) {
+    if (cancellation.requested()) {
+      err.println("cancelled" + (transaction == null ? ""
+          : " (transaction " + transaction.startTimestamp() + " is still open)"));
+      err.flush();
+      return;
+    }
     err.println(ErrorLines.of(t));
     if (debug) {
       t.printStackTrace(err);
