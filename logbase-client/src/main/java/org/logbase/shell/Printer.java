@@ -1,6 +1,9 @@
 package org.logbase.shell;
 
 import java.io.PrintWriter;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 import org.logbase.client.ClusterStatus;
 import org.logbase.client.ServerInfo;
@@ -13,6 +16,10 @@ import org.logbase.common.schema.ColumnGroup;
 
 /** How the shell shows results. Bytes are shown with {@link Bytes#toStringBinary}. */
 final class Printer {
+  /** Server start times: local time, to the second. */
+  private static final DateTimeFormatter SINCE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneId.systemDefault());
+
   private final PrintWriter out;
 
   Printer(PrintWriter out) {
@@ -50,17 +57,36 @@ final class Printer {
     }
   }
 
-  void status(ClusterStatus s) {
-    out.println("active master: " + s.activeMaster());
-    out.println("masters: " + String.join(", ", s.masters()));
+  /**
+   * The masters, then a line per tablet server; {@code detailed} adds its counters and tablets.
+   * Counters count since the server started (a restarted server starts at zero), so that moment is
+   * shown; {@code log} is the size of all of the server's log.
+   */
+  void status(ClusterStatus s, boolean detailed) {
+    List<String> standby = s.masters().stream().filter(m -> !m.equals(s.activeMaster())).toList();
+    out.println("active master: " + (s.activeMaster().isEmpty() ? "none (an election is under way)" : s.activeMaster())
+        + (standby.isEmpty() ? "" : "; standby: " + String.join(", ", standby)));
+    long live = s.servers().stream().filter(ServerInfo::live).count();
     out.println("tables: " + s.tables());
-    out.println("servers: " + s.servers().size());
+    out.println("servers: " + s.servers().size() + (live == s.servers().size() ? "" : " (" + live + " live)"));
     for (ServerInfo server : s.servers()) {
-      out.println(String.format(Locale.ROOT, "  %s  %s  %s  tablets=%d  requests=%d  req/s=%.1f  log=%s",
-          server.serverId(), server.address(), server.live() ? "live" : "dead", server.tablets().size(),
-          server.requests(), server.requestsPerSecond(), size(server.logBytes())));
-      if (!server.tablets().isEmpty()) {
-        out.println("    " + String.join(" ", server.tablets()));
+      ServerInfo.Load load = server.load();
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %s  %s  %s  tablets=%d",
+          server.serverId(), server.address().isEmpty() ? "-" : server.address(), server.live() ? "live" : "DEAD",
+          server.tablets().size()));
+      if (load == null) {
+        line.append("  (no heartbeat from it yet)");
+      } else {
+        line.append(String.format(Locale.ROOT, "  log=%s  requests=%d  req/s=%.1f  since %s", size(load.logFileBytes()),
+            load.requests(), load.requestsPerSecond(), load.startedAt() == null ? "?" : SINCE.format(load.startedAt())));
+      }
+      out.println(line);
+      if (detailed && load != null) {
+        out.println("    appended to the log since start: " + size(load.appendedBytes()) + "; row locks held: "
+            + load.locks() + "; decisions for transactions not prepared there: " + load.unknownDecides());
+      }
+      if (detailed && !server.tablets().isEmpty()) {
+        out.println("    tablets: " + String.join(" ", server.tablets()));
       }
     }
   }

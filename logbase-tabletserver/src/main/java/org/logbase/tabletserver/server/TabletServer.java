@@ -21,6 +21,7 @@ import org.logbase.common.Config;
 import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
 import org.logbase.rpc.HeartbeatRequest;
+import org.logbase.rpc.ServerLoad;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
 import org.logbase.client.LogBaseClient;
@@ -66,6 +67,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private Server rpc;
   private CuratorFramework zk;
   private Heartbeater heartbeater;
+  private LogFileSize logFileSize;
   private ServedTablets tablets;
   private LogBaseClient cluster;
   private TxnManager txns;
@@ -164,6 +166,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     });
 
     long[] last = {0, System.nanoTime()};
+    long startedMs = System.currentTimeMillis();
+    logFileSize = new LogFileSize(serverRoot);
     heartbeater = new Heartbeater(zk, paths, id, address, () -> {
       long now = System.nanoTime();
       long requests = service.requests();
@@ -171,8 +175,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       last[0] = requests;
       last[1] = now;
       return HeartbeatRequest.newBuilder()
-          .setLoad(Heartbeater.load(tablets.count(), requests, perSecond, engine.logStats().bytes(),
-              txns.locks().size()))
+          .setLoad(ServerLoad.newBuilder().setTablets(tablets.count()).setRequests(requests)
+              .setRequestsPerSecond(perSecond).setLogBytes(engine.logStats().bytes()).setLocks(txns.locks().size())
+              .setLogFileBytes(logFileSize.bytes()).setStartedMs(startedMs).setUnknownDecides(txns.unknownDecides()))
           .addAllServing(tablets.serving());
     });
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
@@ -213,6 +218,13 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }
     if (heartbeater != null) {
       heartbeater.close();
+    }
+    if (logFileSize != null) {
+      try {
+        logFileSize.close();
+      } catch (IOException e) {
+        LOG.warn("closing the file system of the log's size failed: {}", e.toString());
+      }
     }
     if (rpc != null) {
       rpc.shutdown();

@@ -16,9 +16,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
@@ -36,7 +39,10 @@ import org.logbase.common.ServerStoppingException;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.ZkPaths;
 import org.logbase.common.rpc.RpcErrors;
+import org.logbase.client.LogBaseClient;
+import org.logbase.client.ServerInfo;
 import org.logbase.rpc.ColumnValue;
+import org.logbase.rpc.DecideRequest;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
 import org.logbase.rpc.PutRequest;
@@ -63,6 +69,18 @@ class TabletServerTest {
         .with(ClusterConfig.ZK_CONNECT, zkServer.getConnectString())
         .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000), "localhost", 0,
         new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+    startServer();
+    // Through the master, which would close a tablet of a table it does not know.
+    try (org.logbase.client.LogBaseClient client = org.logbase.client.LogBaseClient.connect(zkServer.getConnectString())) {
+      client.admin().createTable(org.logbase.client.TableDefinition.builder("users")
+          .columnGroup("profile", "name", "email").columnGroup("stats", "visits", "score").build(),
+          "t".getBytes(StandardCharsets.UTF_8));
+    }
+    Await.until(Duration.ofSeconds(30), "the master opens tablet 0 on the server", () -> serves(USERS0));
+  }
+
+  /** Starts ts1 on the test's root and connects {@link #data} to it. */
+  void startServer() throws Exception {
     server = new TabletServer();
     server.id = "ts1";
     server.port = 0;
@@ -71,17 +89,51 @@ class TabletServerTest {
         .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000)
         .with(ClusterConfig.FS_ROOT, dir.toUri().toString())
         .with(ClusterConfig.RPC_MAX_MESSAGE_BYTES, "1m")
-        .with("tablet.value.max.bytes", "64k"));
+        .with("tablet.value.max.bytes", "64k")
+        .with(TabletServer.HEARTBEAT_MS, 200));
     channel = NettyChannelBuilder.forTarget("localhost:" + server.port()).usePlaintext()
         .maxInboundMessageSize(8 << 20).build();
     data = TabletServiceGrpc.newBlockingStub(channel);
-    // Through the master, which would close a tablet of a table it does not know.
-    try (org.logbase.client.LogBaseClient client = org.logbase.client.LogBaseClient.connect(zkServer.getConnectString())) {
-      client.admin().createTable(org.logbase.client.TableDefinition.builder("users")
-          .columnGroup("profile", "name", "email").columnGroup("stats", "visits", "score").build(),
-          "t".getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** ts1 as the master reports it once a heartbeat satisfying {@code reported} arrived. */
+  ServerInfo.Load reportedLoad(LogBaseClient client, Predicate<ServerInfo.Load> reported) {
+    ServerInfo.Load[] load = {null};
+    Await.until(Duration.ofSeconds(30), "a heartbeat of ts1 that the test waits for", () -> {
+      load[0] = client.admin().clusterStatus().servers().stream().filter(s -> s.serverId().equals("ts1"))
+          .map(ServerInfo::load).filter(l -> l != null && reported.test(l)).findFirst().orElse(null);
+      return load[0] != null;
+    });
+    return load[0];
+  }
+
+  @Test
+  void aRestartedServerReportsItsWholeLogAndWhenItsCountersStarted() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      data.put(put(String.format("r%04d", i), "name", new byte[100]).build());
     }
-    Await.until(Duration.ofSeconds(30), "the master opens tablet 0 on the server", () -> serves(USERS0));
+    Instant restart = Instant.now();
+    channel.shutdownNow();
+    server.close();
+    startServer();
+    Await.until(Duration.ofSeconds(30), "ts1 serves users/0 again", () -> serves(USERS0));
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      ServerInfo.Load load = reportedLoad(client, l -> !l.startedAt().isBefore(restart.truncatedTo(ChronoUnit.MILLIS)));
+      // status used to show log=0 B: the bytes appended since the restart.
+      assertTrue(load.logFileBytes() > 200 * 100, "the restarted server's log holds the 200 rows: " + load);
+      assertTrue(load.appendedBytes() < load.logFileBytes(), load.toString());
+    }
+  }
+
+  @Test
+  void aDecideForATransactionNeverPreparedHereIsAnsweredAndCounted() throws Exception {
+    // A secondary whose transaction was settled through the primary gets such decides: harmless.
+    data.decide(DecideRequest.newBuilder().setStartTs(12345).setCommit(true).setCommitTs(12346)
+        .setPrimaryTable("users").setPrimaryKey(bytes("elsewhere")).build());
+    data.decide(DecideRequest.newBuilder().setStartTs(12347).setCommit(false).build());
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      assertEquals(2, reportedLoad(client, l -> l.unknownDecides() > 0 && l.requests() >= 2).unknownDecides());
+    }
   }
 
   boolean serves(TabletRef tablet) {
