@@ -5,6 +5,7 @@ import io.grpc.Deadline;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import org.logbase.common.Echo;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
@@ -53,7 +54,7 @@ public final class Admin {
 
   /** Drops a table and its data. */
   public void dropTable(String table) {
-    call("drop table '" + table + "'", stub -> stub.dropTable(name(table)));
+    call("drop table '" + Echo.of(table) + "'", stub -> stub.dropTable(name(table)));
     locations.forget(table);
   }
 
@@ -64,7 +65,7 @@ public final class Admin {
 
   /** A table's schema and its tablets with their servers. */
   public TableDescription describeTable(String table) {
-    return Protos.description(call("describe table '" + table + "'", stub -> stub.describeTable(name(table))));
+    return Protos.description(call("describe table '" + Echo.of(table) + "'", stub -> stub.describeTable(name(table))));
   }
 
   /** Masters, tablet servers with their tablets and load. */
@@ -75,7 +76,7 @@ public final class Admin {
 
   private TableDescription changeTable(
       String table, String what, Function<MasterServiceBlockingStub, org.logbase.rpc.TableMeta> change) {
-    TableDescription d = Protos.description(call(what + " '" + table + "'", change));
+    TableDescription d = Protos.description(call(what + " '" + Echo.of(table) + "'", change));
     locations.forget(table);
     return d;
   }

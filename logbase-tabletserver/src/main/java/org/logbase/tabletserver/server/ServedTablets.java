@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.logbase.common.Echo;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.schema.SchemaProtos;
@@ -36,7 +37,7 @@ final class ServedTablets {
     Tablet t = id == null ? null : engine.tabletOrNull(id);
     if (t == null) {
       throw new NotServingTabletException(
-          "this server does not serve tablet " + ref.getTabletId() + " of table '" + ref.getTable() + "'");
+          "this server does not serve tablet " + ref.getTabletId() + " of table '" + Echo.of(ref.getTable()) + "'");
     }
     return t;
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
+import org.logbase.common.Echo;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.Row;
@@ -267,7 +268,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     Map<String, byte[]> m = new LinkedHashMap<>();
     for (ColumnValue c : cols) {
       if (m.put(c.getColumn(), c.getValue().toByteArray()) != null) {
-        throw new InvalidRequestException("column '" + c.getColumn() + "' appears twice in one write");
+        throw new InvalidRequestException("column '" + Echo.of(c.getColumn()) + "' appears twice in one write");
       }
     }
     return m;

@@ -126,6 +126,26 @@ class TabletServerTest {
   }
 
   @Test
+  void inputEchoedInErrorsIsCutShortAndBadNamesAreInvalid() throws Exception {
+    String longName = "t".repeat(8000);
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      // Used to end in INTERNAL (RST_STREAM): the "does not exist" status was too large for a header.
+      InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> client.admin().describeTable(longName));
+      assertTrue(e.getMessage().contains("invalid table name 'ttt") && e.getMessage().contains("(8000 characters)"),
+          e.getMessage());
+      assertTrue(e.getMessage().length() < 400, e.getMessage());
+    }
+    StatusRuntimeException notServed = assertThrows(StatusRuntimeException.class, () -> data.get(GetRequest.newBuilder()
+        .setTablet(TabletRef.newBuilder().setTable(longName)).setKey(bytes("k")).build()));
+    assertEquals(io.grpc.Status.Code.FAILED_PRECONDITION, notServed.getStatus().getCode());
+    assertTrue(notServed.getStatus().getDescription().length() < 400, notServed.getStatus().getDescription());
+    StatusRuntimeException badColumn = assertThrows(StatusRuntimeException.class,
+        () -> data.put(put("k", "c".repeat(20_000), new byte[1]).build()));
+    assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, badColumn.getStatus().getCode());
+    assertTrue(badColumn.getStatus().getDescription().length() < 400, badColumn.getStatus().getDescription());
+  }
+
+  @Test
   void aDecideForATransactionNeverPreparedHereIsAnsweredAndCounted() throws Exception {
     // A secondary whose transaction was settled through the primary gets such decides: harmless.
     data.decide(DecideRequest.newBuilder().setStartTs(12345).setCommit(true).setCommitTs(12346)
