@@ -4,15 +4,11 @@ import io.grpc.StatusRuntimeException;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 
-/** Turns any failure into the one line the shell prints: {@code ERROR: <what went wrong>}. */
+/** Turns any failure into what the shell's one line {@code ERROR: <what went wrong>} says. */
 final class ErrorLines {
   private ErrorLines() {}
 
-  static String of(Throwable t) {
-    return "ERROR: " + message(t);
-  }
-
-  private static String message(Throwable t) {
+  static String message(Throwable t) {
     if (t instanceof StatusRuntimeException s) {
       return RpcErrors.fromStatus(s, "request").getMessage();
     }

@@ -53,7 +53,7 @@ final class InteractiveShell {
         }
       };
       try (CommandWorker worker = new CommandWorker();
-          ShellSession session = new ShellSession(config, out, out, debug, ask, worker)) {
+          ShellSession session = new ShellSession(config, out, terminal.encoding(), out, debug, ask, worker)) {
         // While a command runs (JLine handles Ctrl-C itself while it reads a line).
         terminal.handle(Signal.INT, signal -> {
           if (worker.cancel() == CommandWorker.CancelResult.CANNOT_CANCEL) {

@@ -1,6 +1,7 @@
 package org.logbase.shell;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -9,21 +10,23 @@ import org.logbase.client.ClusterStatus;
 import org.logbase.client.ServerInfo;
 import org.logbase.client.TableDescription;
 import org.logbase.client.TabletInfo;
-import org.logbase.common.Bytes;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
 import org.logbase.common.schema.ColumnGroup;
 
-/** How the shell shows results. Bytes are shown with {@link Bytes#toStringBinary}. */
+/** How the shell shows results. Keys and values are shown as {@link ByteText} writes them. */
 final class Printer {
   /** Server start times: local time, to the second. */
   private static final DateTimeFormatter SINCE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneId.systemDefault());
 
   private final PrintWriter out;
+  private final ByteText bytes;
 
-  Printer(PrintWriter out) {
+  /** @param charset what {@code out} encodes in: characters it cannot show are escaped */
+  Printer(PrintWriter out, Charset charset) {
     this.out = out;
+    this.bytes = new ByteText(charset);
   }
 
   void line(String text) {
@@ -35,8 +38,8 @@ final class Printer {
    * committed yet, show {@code @uncommitted}.
    */
   void row(Row row) {
-    String key = Bytes.toStringBinary(row.key());
-    row.cells().forEach((column, cell) -> out.println(key + "  " + column + "=" + Bytes.toStringBinary(cell.value())
+    String key = bytes.format(row.key());
+    row.cells().forEach((column, cell) -> out.println(key + "  " + column + "=" + bytes.format(cell.value())
         + "  @" + (cell.timestamp() == 0 ? "uncommitted" : HybridTimestamp.toString(cell.timestamp()))));
   }
 
@@ -91,8 +94,8 @@ final class Printer {
     }
   }
 
-  private static String bound(byte[] key, String unbounded) {
-    return key.length == 0 ? unbounded : Bytes.toStringBinary(key);
+  private String bound(byte[] key, String unbounded) {
+    return key.length == 0 ? unbounded : bytes.format(key);
   }
 
   private static String size(long bytes) {

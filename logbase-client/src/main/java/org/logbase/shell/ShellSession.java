@@ -1,11 +1,14 @@
 package org.logbase.shell;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Supplier;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.Transaction;
 import org.logbase.common.Config;
+import org.logbase.common.Echo;
 import picocli.CommandLine;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -28,12 +31,15 @@ final class ShellSession implements AutoCloseable {
   private LogBaseClient client;
   private Transaction transaction;
   private boolean exitRequested;
+  private String location; // where the running statement comes from, for error lines (scripts)
 
-  ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug, Confirmer confirmer) {
-    this(config, out, err, debug, confirmer, Cancellation.NONE);
+  /** For -e and -f: output in UTF-8, nobody to ask, nothing to cancel a command. */
+  ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug) {
+    this(config, out, StandardCharsets.UTF_8, err, debug, Confirmer.NOBODY_TO_ASK, Cancellation.NONE);
   }
 
-  ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug, Confirmer confirmer,
+  /** @param charset what {@code out} encodes in */
+  ShellSession(Config config, PrintWriter out, Charset charset, PrintWriter err, boolean debug, Confirmer confirmer,
       Cancellation cancellation) {
     this.config = config;
     this.out = out;
@@ -41,7 +47,7 @@ final class ShellSession implements AutoCloseable {
     this.debug = debug;
     this.confirmer = confirmer;
     this.cancellation = cancellation;
-    this.printer = new Printer(out);
+    this.printer = new Printer(out, charset);
   }
 
   LogBaseClient client() {
@@ -93,6 +99,16 @@ final class ShellSession implements AutoCloseable {
     exitRequested = true;
   }
 
+  /** Runs one statement from {@code location} (such as "setup.lb line 3"), named in its error lines. */
+  Outcome execute(String statement, String location) {
+    this.location = location;
+    try {
+      return execute(statement);
+    } finally {
+      this.location = null;
+    }
+  }
+
   /** Runs one statement (one command with its arguments); errors are reported, not thrown. */
   Outcome execute(String statement) {
     try {
@@ -122,11 +138,16 @@ final class ShellSession implements AutoCloseable {
       err.flush();
       return;
     }
-    err.println(ErrorLines.of(t));
+    error(ErrorLines.message(t));
     if (debug) {
       t.printStackTrace(err);
     }
     err.flush();
+  }
+
+  /** Prints one error line: {@code ERROR: [where: ]what}. */
+  private void error(String message) {
+    err.println("ERROR: " + (location == null ? "" : location + ": ") + message);
   }
 
   private CommandLine commandLine() {
@@ -141,11 +162,12 @@ final class ShellSession implements AutoCloseable {
       return 1;
     });
     cl.setParameterExceptionHandler((e, args) -> {
-      CommandLine command = e.getCommandLine();
-      if (command == cl && e instanceof UnmatchedArgumentException) {
-        err.println("ERROR: unknown command '" + args[0] + "' (type 'help' for the list of commands)");
+      if (e.getCommandLine() == cl && e instanceof UnmatchedArgumentException) {
+        error("unknown command '" + Echo.of(args[0]) + "'"
+            + ParseErrors.didYouMean(ParseErrors.similar(args[0], cl.getSubcommands().keySet()))
+            + " (type 'help' for the list of commands)");
       } else {
-        err.println("ERROR: " + e.getMessage() + " (see 'help " + command.getCommandName() + "')");
+        error(ParseErrors.message(e));
       }
       return 2;
     });
