@@ -1,6 +1,7 @@
 package org.logbase.shell;
 
 import io.grpc.StatusRuntimeException;
+import org.logbase.client.ZooKeeperUnreachableException;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 
@@ -9,6 +10,10 @@ final class ErrorLines {
   private ErrorLines() {}
 
   static String message(Throwable t) {
+    if (t instanceof ZooKeeperUnreachableException) {
+      return t.getMessage() + ". Is the cluster running? Start one with bin/logbase demo, bin/start-cluster.sh or"
+          + " bin/logbase standalone, or give its ZooKeeper with --zookeeper HOST:PORT";
+    }
     if (t instanceof StatusRuntimeException s) {
       return RpcErrors.fromStatus(s, "request").getMessage();
     }

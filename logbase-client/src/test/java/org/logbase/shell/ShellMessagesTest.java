@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,5 +71,20 @@ class ShellMessagesTest {
     List<String> cells = r.lines().stream().map(l -> l.replaceAll("  @\\S+$", "")).toList();
     assertTrue(cells.containsAll(List.of("é  name='Zoë B'", "é  note=its", "k2  name=\\x00\\xC3", "k2  note='a;b'")),
         r.out());
+  }
+
+  @Test
+  void withNoClusterTheShellSaysWhereItLookedAndWhatToStart() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LogBaseShell.run(new String[] {"--zookeeper", "localhost:" + port, "-e", "list"},
+        new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+    Result r = new Result(code, "", err.toString(StandardCharsets.UTF_8));
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("ERROR: cannot connect to ZooKeeper at localhost:" + port + " (tried for 5 s)"), r.err());
+    assertTrue(r.err().contains("Start one with bin/logbase demo"), r.err());
   }
 }

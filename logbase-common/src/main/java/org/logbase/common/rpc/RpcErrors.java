@@ -74,6 +74,11 @@ public final class RpcErrors {
         || (e.getCause() instanceof StatusRuntimeException s && connectionLost(s.getStatus()));
   }
 
+  /** Whether {@code e} is a call that ran out of time (its deadline passed). */
+  public static boolean isDeadlineExceeded(LogBaseException e) {
+    return e.getCause() instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED;
+  }
+
   /**
    * Whether the transport, not the server, ended the call. gRPC reports a request written to a
    * connection the peer had just closed (a server killed mid-call) as UNKNOWN with a

@@ -138,8 +138,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     tablets = new ServedTablets(engine);
 
     int sessionMs = config.getInt(ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS);
+    // A connection attempt may not outlast a session (Curator warns, and uses the session timeout).
     zk = CuratorFrameworkFactory.newClient(config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"),
-        sessionMs, 15_000, new ExponentialBackoffRetry(200, 5));
+        sessionMs, Math.min(15_000, sessionMs), new ExponentialBackoffRetry(200, 5));
     zk.start();
     if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
       throw new IOException("could not connect to ZooKeeper at " + config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"));
