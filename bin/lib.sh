@@ -59,9 +59,11 @@ lb_ensure_built() {
   echo "logbase: built in $((SECONDS - start)) s" >&2
 }
 
+# conf/ first: a program run with this classpath and no logging set-up of its own finds
+# conf/log4j.properties (warnings to stderr) instead of log4j's "No appenders" warning.
 lb_classpath() {
   lb_ensure_built
-  local jars="" m
+  local jars="$LOGBASE_HOME/conf" m
   for m in common tabletserver master client ycsb dist; do
     jars="$jars:$(ls "$LOGBASE_HOME"/logbase-$m/target/logbase-$m-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n 1)"
   done
@@ -75,5 +77,18 @@ lb_java() {
   exec java ${LOGBASE_JAVA_OPTS:--Xmx1g} \
     -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
     -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}" \
+    ${LB_LOG_OPTS:-} \
     -cp "${LOGBASE_EXTRA_CP:+$LOGBASE_EXTRA_CP:}$cp" "$@"
+}
+
+# Runs a command-line tool: its INFO log (ZooKeeper, Curator, Hadoop, LogBase) goes to
+# run/logs/NAME.log ($LOGBASE_LOG_DIR), the terminal gets THRESHOLD and above (OFF: nothing).
+#   lb_tool NAME THRESHOLD MAIN ARGS...
+lb_tool() {
+  local name="$1" threshold="$2" dir="${LOGBASE_LOG_DIR:-$LOGBASE_HOME/run/logs}"
+  shift 2
+  mkdir -p "$dir"
+  LOGBASE_ROOT_LOGGER="${LOGBASE_ROOT_LOGGER:-INFO,console,file}" \
+    LB_LOG_OPTS="-Dlogbase.console.threshold=$threshold -Dlogbase.log.dir=$dir -Dlogbase.log.file=$name.log" \
+    lb_java "$@"
 }
