@@ -63,7 +63,7 @@ stop() { # NAME [SIGNAL]
     kill -9 "$pid"
   fi
   rm -f "$f"
-  echo "stopped $name"
+  if [[ "$sig" == KILL ]]; then echo "killed $name (kill -9)"; else echo "stopped $name"; fi
 }
 
 action="${1:-}"; kind="${2:-}"

@@ -20,6 +20,7 @@ import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.rpc.ServerLoad;
 import org.logbase.tabletserver.EngineOptions;
@@ -152,6 +153,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, TxnSettings.from(config));
     service = new TabletServiceImpl(tablets, txns, writeStats);
+    GrpcServerLogging.install();
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))

@@ -12,6 +12,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.OutputStream;
+import java.io.StringWriter;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,8 +22,15 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.LogManager;
+import java.util.logging.LogRecord;
+import org.apache.log4j.Logger;
+import org.apache.log4j.PatternLayout;
+import org.apache.log4j.WriterAppender;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +46,8 @@ import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.BadConnectionLog;
+import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.ServerInfo;
@@ -317,6 +327,47 @@ class TabletServerTest {
     data.put(put("still", "name", "up".getBytes(StandardCharsets.UTF_8)).build());
     assertEquals("up", data.get(GetRequest.newBuilder().setTablet(USERS0).setKey(bytes("still")).build())
         .getRow().getCells(0).getValue().toStringUtf8());
+  }
+
+  @Test
+  void eachBadConnectionIsOneRateLimitedLineNotAStackTrace() throws Exception {
+    // What gRPC's own logging (java.util.logging) still passes on, and what LogBase logs instead.
+    var grpcConnections = LogManager.getLogManager().getLogger(
+        "io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport.connections");
+    List<LogRecord> passedOn = new CopyOnWriteArrayList<>();
+    Handler handler = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        passedOn.add(record);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    StringWriter lines = new StringWriter();
+    WriterAppender appender = new WriterAppender(new PatternLayout("%m%n"), lines);
+    Logger.getLogger(BadConnectionLog.class).addAppender(appender);
+    grpcConnections.addHandler(handler);
+    try {
+      long before = GrpcServerLogging.badConnections();
+      for (int i = 0; i < 30; i++) {
+        try (Socket s = new Socket("localhost", server.port())) {
+          s.getOutputStream().write("GET / HTTP/1.1\r\n\r\ngarbage".getBytes(StandardCharsets.ISO_8859_1));
+        }
+      }
+      Await.until("the server noticed 30 bad connections", () -> GrpcServerLogging.badConnections() >= before + 30);
+      // Each used to write a "Transport failed" stack trace of some 20 lines.
+      assertEquals(List.of(), passedOn.stream().map(LogRecord::getMessage).toList());
+      List<String> logged = lines.toString().lines().toList();
+      assertTrue(logged.size() <= 10, "at most ten lines a minute: " + logged);
+      assertTrue(logged.stream().allMatch(l -> l.startsWith("bad connection closed (") && !l.contains("\tat ")), logged.toString());
+    } finally {
+      grpcConnections.removeHandler(handler);
+      Logger.getLogger(BadConnectionLog.class).removeAppender(appender);
+    }
   }
 
   @Test
