@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.logbase.common.Echo;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.TableNotFoundException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
@@ -56,6 +58,39 @@ public final class Admin {
   public void dropTable(String table) {
     call("drop table '" + Echo.of(table) + "'", stub -> stub.dropTable(name(table)));
     locations.forget(table);
+  }
+
+  /**
+   * Empties a table: drops it and creates it again with the same column groups and split keys
+   * (the start keys of its tablets now). Not atomic: if this fails between the two steps, the table
+   * is gone and the exception says how to create it again.
+   *
+   * @return the new, empty table
+   */
+  public TableDescription truncateTable(String table) {
+    TableDescription before = describeTable(table);
+    TableDefinition.Builder definition = TableDefinition.builder(table);
+    before.schema().columnGroups().forEach(g -> definition.columnGroup(g.name(), g.columns()));
+    byte[][] splits = before.tablets().stream().map(TabletInfo::startKey).filter(k -> k.length > 0)
+        .toArray(byte[][]::new);
+    dropTable(table);
+    try {
+      return createTable(definition.build(), splits);
+    } catch (LogBaseException e) {
+      throw new LogBaseException("truncate of table '" + table + "' dropped it but could not create it again: "
+          + e.getMessage() + ". Its column groups were " + before.schema().columnGroups() + ", its split keys "
+          + splits.length, e);
+    }
+  }
+
+  /** Whether a table of this name exists. */
+  public boolean tableExists(String table) {
+    try {
+      describeTable(table);
+      return true;
+    } catch (TableNotFoundException e) {
+      return false;
+    }
   }
 
   /** The names of all tables. */

@@ -29,6 +29,7 @@ final class ParseErrors {
 
   /** The usage line of a command, such as {@code get TABLE ROW [--columns COLUMN[,COLUMN...]]}. */
   static String usage(CommandLine command) {
+    command.getCommandSpec().usageMessage().width(1000); // one line (a parser is made per statement)
     String synopsis = command.getHelp().synopsis(0).strip().replaceAll("\\s+", " ");
     synopsis = synopsis.replaceFirst("^Usage: ", "");
     String root = command.getCommandSpec().root().name() + " ";
@@ -72,7 +73,7 @@ final class ParseErrors {
   /** The names among {@code known} that {@code typed} is a prefix of, or at most two edits from. */
   static List<String> similar(String typed, Collection<String> known) {
     String t = typed.toLowerCase(Locale.ROOT);
-    return known.stream().filter(k -> (t.length() >= 2 && k.startsWith(t)) || distance(t, k) <= Math.min(2, k.length() / 3))
+    return known.stream().filter(k -> (t.length() >= 2 && k.startsWith(t)) || distance(t, k) <= (k.length() >= 5 ? 2 : 1))
         .sorted((a, b) -> Integer.compare(distance(t, a), distance(t, b))).toList();
   }
 

@@ -6,7 +6,9 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import org.logbase.client.ClusterStatus;
+import org.logbase.client.RowVersion;
 import org.logbase.client.ServerInfo;
 import org.logbase.client.TableDescription;
 import org.logbase.client.TabletInfo;
@@ -43,7 +45,22 @@ final class Printer {
         + "  @" + (cell.timestamp() == 0 ? "uncommitted" : HybridTimestamp.toString(cell.timestamp()))));
   }
 
-  void count(int n, String singular, String plural) {
+  /** One version of a row: a line per column it set ({@code row  column=value  @ts}), or the delete. */
+  void version(byte[] key, RowVersion v) {
+    String row = bytes.format(key);
+    String at = "  @" + HybridTimestamp.toString(v.timestamp());
+    if (v.deleted()) {
+      out.println(row + "  (deleted; group " + v.columnGroup() + ")" + at);
+    }
+    new TreeMap<>(v.columns()).forEach((column, value) -> out.println(row + "  " + column + "=" + bytes.format(value) + at));
+  }
+
+  /** A key as the shell prints it (the form it can be typed back in). */
+  String key(byte[] key) {
+    return bytes.format(key);
+  }
+
+  void count(long n, String singular, String plural) {
     out.println(n + " " + (n == 1 ? singular : plural));
   }
 

@@ -91,6 +91,12 @@ final class ShellSession implements AutoCloseable {
     return cancellation;
   }
 
+  /** A progress line of a long command: on stderr, so that stdout keeps the results only. */
+  void progress(String line) {
+    err.println(line);
+    err.flush();
+  }
+
   boolean confirm(String question) {
     return confirmer.confirm(question);
   }

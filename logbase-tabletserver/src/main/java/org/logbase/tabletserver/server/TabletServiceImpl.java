@@ -73,6 +73,10 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       if (req.getAsOf() != 0) {
         txns.awaitReadable(t.descriptor().schema().id(), req.getKey().toByteArray(), req.getAsOf());
       }
+      if (req.getVersions() != 0) {
+        return RowVersions.read(t, req.getKey().toByteArray(), columns(req.getColumnsList()), asOf(req.getAsOf()),
+            req.getVersions());
+      }
       Row row = t.get(req.getKey().toByteArray(), columns(req.getColumnsList()), asOf(req.getAsOf()));
       return row == null ? GetResponse.newBuilder().setFound(false).build()
           : GetResponse.newBuilder().setFound(true).setRow(RowProtos.toProto(row)).build();
@@ -196,9 +200,10 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       byte[] from = req.getStartKey().isEmpty() ? t.descriptor().startKey() : req.getStartKey().toByteArray();
       byte[] to = req.getEndKey().isEmpty() ? t.descriptor().endKey() : req.getEndKey().toByteArray();
       txns.awaitRangeReadable(t.descriptor().schema().id(), from, to, asOf);
+      RowFilter filter = req.hasFilter() ? RowFilter.of(t.descriptor().schema(), req.getFilter()) : RowFilter.ALL;
       pump = new ScanPump(t, call, req.getStartKey().isEmpty() ? null : req.getStartKey().toByteArray(),
-          req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray(), columns(req.getColumnsList()), asOf,
-          req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+          req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray(), columns(req.getColumnsList()), filter,
+          asOf, req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
     } catch (RuntimeException e) {
       Calls.fail(out, e);
       return;
@@ -208,12 +213,16 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     pump.run();
   }
 
-  /** Streams a tablet's rows batch by batch while the call is ready; gRPC serialises its runs. */
+  /**
+   * Streams a tablet's rows batch by batch while the call is ready; gRPC serialises its runs. Rows
+   * the filter refuses are read and dropped here: a batch holds the rows that passed.
+   */
   private static final class ScanPump implements Runnable {
     private final Tablet tablet;
     private final ServerCallStreamObserver<ScanBatch> call;
     private final byte[] end;
     private final List<String> columns;
+    private final RowFilter filter;
     private final long asOf;
     private final int batchRows;
     private byte[] start;
@@ -221,12 +230,13 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     private boolean done;
 
     ScanPump(Tablet tablet, ServerCallStreamObserver<ScanBatch> call, byte[] start, byte[] end, List<String> columns,
-        long asOf, long limit, int batchRows) {
+        RowFilter filter, long asOf, long limit, int batchRows) {
       this.tablet = tablet;
       this.call = call;
       this.start = start;
       this.end = end;
       this.columns = columns;
+      this.filter = filter;
       this.asOf = asOf;
       this.left = limit;
       this.batchRows = batchRows;
@@ -236,16 +246,23 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     public void run() {
       try {
         while (!done && call.isReady() && !call.isCancelled()) {
-          int want = (int) Math.min(batchRows, left);
-          List<Row> rows = tablet.scan(start, end, columns, asOf, want);
-          if (!rows.isEmpty()) {
-            ScanBatch.Builder b = ScanBatch.newBuilder();
-            rows.forEach(r -> b.addRows(RowProtos.toProto(r)));
-            call.onNext(b.build());
-            left -= rows.size();
-            start = successor(rows.get(rows.size() - 1).key());
+          int want = (int) Math.min(batchRows, filter == RowFilter.ALL ? left : Long.MAX_VALUE);
+          List<Row> read = tablet.scan(start, end, filter.columnsToRead(columns), asOf, want);
+          ScanBatch.Builder b = ScanBatch.newBuilder();
+          for (Row r : read) {
+            Row passed = left > 0 ? filter.pass(r, columns) : null;
+            if (passed != null) {
+              b.addRows(RowProtos.toProto(passed));
+              left--;
+            }
           }
-          if (rows.size() < want || left == 0) {
+          if (b.getRowsCount() > 0) {
+            call.onNext(b.build());
+          }
+          if (!read.isEmpty()) {
+            start = successor(read.get(read.size() - 1).key());
+          }
+          if (read.size() < want || left == 0) {
             done = true;
             call.onCompleted();
           }

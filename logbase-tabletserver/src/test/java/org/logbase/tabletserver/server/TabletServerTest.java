@@ -22,6 +22,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -50,7 +52,13 @@ import org.logbase.common.rpc.BadConnectionLog;
 import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.Put;
+import org.logbase.client.RowVersion;
+import org.logbase.client.ScanSpec;
+import org.logbase.client.Scanner;
 import org.logbase.client.ServerInfo;
+import org.logbase.client.Table;
+import org.logbase.common.Row;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.DecideRequest;
 import org.logbase.rpc.GetRequest;
@@ -153,6 +161,75 @@ class TabletServerTest {
         () -> data.put(put("k", "c".repeat(20_000), new byte[1]).build()));
     assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, badColumn.getStatus().getCode());
     assertTrue(badColumn.getStatus().getDescription().length() < 400, badColumn.getStatus().getDescription());
+  }
+
+  @Test
+  void versionsOfARowComeNewestFirstWithDeletes() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      Table users = client.table("users");
+      byte[] k = "h".getBytes(StandardCharsets.UTF_8);
+      long v1 = users.put(k, Map.of("name", utf8("v1"), "visits", utf8("1")));
+      long v2 = users.put(k, Map.of("name", utf8("v2")));
+      long deleted = users.delete(k);
+      long v3 = users.put(k, Map.of("email", utf8("e3")));
+
+      List<RowVersion> all = users.versions(k, List.of(), 0, 10);
+      assertEquals(List.of("profile@" + v3 + " email=e3", "profile@" + deleted + " deleted",
+          "stats@" + deleted + " deleted", "profile@" + v2 + " name=v2", "profile@" + v1 + " name=v1",
+          "stats@" + v1 + " visits=1"), all.stream().map(TabletServerTest::show).toList());
+      assertEquals(List.of("profile@" + v3 + " email=e3", "stats@" + deleted + " deleted"),
+          users.versions(k, null, 0, 1).stream().map(TabletServerTest::show).toList());
+      assertEquals(List.of("profile@" + v2 + " name=v2", "profile@" + v1 + " name=v1"),
+          users.versions(k, List.of("name"), deleted - 1, 5).stream().map(TabletServerTest::show).toList());
+      assertThrows(InvalidRequestException.class, () -> users.versions(k, null, 0, 1001));
+      assertThrows(ColumnNotInSchemaException.class, () -> users.versions(k, List.of("nope"), 0, 2));
+    }
+  }
+
+  private static String show(RowVersion v) {
+    StringBuilder s = new StringBuilder(v.columnGroup() + "@" + v.timestamp());
+    if (v.deleted()) {
+      s.append(" deleted");
+    }
+    new TreeMap<>(v.columns()).forEach((c, value) -> s.append(' ').append(c).append('=')
+        .append(new String(value, StandardCharsets.UTF_8)));
+    return s.toString();
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aValueFilterRunsOnTheServerAndCountsTowardsTheLimit() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      Table users = client.table("users");
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        puts.add(Put.of(utf8(String.format("f%04d", i)), Map.of("name", utf8(i % 1000 == 7 ? "seven" : "n" + i),
+            "email", utf8(i % 2 == 0 ? "even@x" : "odd@x"))));
+      }
+      users.batchPut(puts);
+      long before = server.requestsServed();
+      List<String> sevens = keys(users, ScanSpec.builder().keyPrefix(utf8("f")).valueEquals("name", utf8("seven"))
+          .batchRows(100).columns("email"));
+      assertEquals(List.of("f0007", "f1007", "f2007"), sevens);
+      assertEquals(1, server.requestsServed() - before, "one scan request; the 2,997 other rows stayed on the server");
+      assertEquals(List.of("f0000", "f0002"), keys(users, ScanSpec.builder().keyPrefix(utf8("f"))
+          .valuePrefix("email", utf8("even")).limit(2)));
+      try (Scanner s = users.scan(ScanSpec.builder().keyPrefix(utf8("f1007")).valueEquals("name", utf8("seven"))
+          .columns("email").build())) {
+        Row r = s.next();
+        assertEquals(List.of("email"), List.copyOf(r.cells().keySet()), "the filter's column is not returned");
+      }
+      assertThrows(ColumnNotInSchemaException.class, () -> keys(users, ScanSpec.builder().valueEquals("nope", utf8("x"))));
+    }
+  }
+
+  private static List<String> keys(Table t, ScanSpec.Builder spec) {
+    try (Scanner s = t.scan(spec.build())) {
+      return s.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).toList();
+    }
   }
 
   @Test
