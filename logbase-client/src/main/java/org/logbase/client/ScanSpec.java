@@ -15,10 +15,14 @@ import org.logbase.common.HybridTimestamp;
  * how many tablets stream at once (0 = {@link ClientConfig#SCAN_PREFETCH_TABLETS}). {@code filter},
  * if not null, lets through only the rows whose column holds a value (or a prefix): the tablet
  * servers evaluate it, so the rows it refuses do not travel; {@code limit} counts the rows it lets
- * through.
+ * through. {@code reverse} returns the last {@code limit} rows of the range, last first: it needs a
+ * limit of 1 to {@link #MAX_REVERSE_LIMIT}, and each tablet reads its part of the range forwards,
+ * keeping that many rows (the index is read in key order only), so its cost grows with the range.
  */
 public record ScanSpec(byte[] start, byte[] end, List<String> columns, long asOf, int limit, int batchRows,
-    int prefetchTablets, ColumnCondition filter) {
+    int prefetchTablets, ColumnCondition filter, boolean reverse) {
+  /** The largest limit of a reverse scan (its tablet servers keep that many rows in memory). */
+  public static final int MAX_REVERSE_LIMIT = 10_000;
 
   public ScanSpec {
     Objects.requireNonNull(start, "start (empty for unbounded)");
@@ -26,6 +30,10 @@ public record ScanSpec(byte[] start, byte[] end, List<String> columns, long asOf
     columns = List.copyOf(columns);
     if (limit < 0 || batchRows < 0 || prefetchTablets < 0) {
       throw new IllegalArgumentException("limit, batchRows and prefetchTablets must be >= 0");
+    }
+    if (reverse && (limit < 1 || limit > MAX_REVERSE_LIMIT)) {
+      throw new IllegalArgumentException("a reverse scan needs a limit of 1 to " + MAX_REVERSE_LIMIT + " rows, not "
+          + limit);
     }
   }
 
@@ -48,6 +56,7 @@ public record ScanSpec(byte[] start, byte[] end, List<String> columns, long asOf
     private int batchRows;
     private int prefetchTablets;
     private ColumnCondition filter;
+    private boolean reverse;
 
     private Builder() {}
 
@@ -79,6 +88,12 @@ public record ScanSpec(byte[] start, byte[] end, List<String> columns, long asOf
     /** Only the rows whose {@code column} holds a value starting with {@code prefix} (on the servers). */
     public Builder valuePrefix(String column, byte[] prefix) {
       this.filter = new ColumnCondition(column, prefix, true);
+      return this;
+    }
+
+    /** The last {@code limit} rows of the range, last first (see {@link ScanSpec}). */
+    public Builder reverse(boolean reverse) {
+      this.reverse = reverse;
       return this;
     }
 
@@ -119,7 +134,7 @@ public record ScanSpec(byte[] start, byte[] end, List<String> columns, long asOf
     }
 
     public ScanSpec build() {
-      return new ScanSpec(start, end, columns, asOf, limit, batchRows, prefetchTablets, filter);
+      return new ScanSpec(start, end, columns, asOf, limit, batchRows, prefetchTablets, filter, reverse);
     }
   }
 }

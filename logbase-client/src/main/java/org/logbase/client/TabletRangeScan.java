@@ -42,7 +42,8 @@ final class TabletRangeScan {
         .addAllColumns(spec.columns())
         .setAsOf(Protos.asOf(spec.asOf()))
         .setLimit(limit)
-        .setBatchRows(spec.batchRows());
+        .setBatchRows(spec.batchRows())
+        .setReverse(spec.reverse());
     if (spec.filter() != null) {
       request.setFilter(ValueFilter.newBuilder().setColumn(spec.filter().column())
           .setValue(ByteString.copyFrom(spec.filter().value())).setPrefix(spec.filter().prefix()));
@@ -76,6 +77,15 @@ final class TabletRangeScan {
     return lastKey != null
         && failure.getCause() instanceof StatusRuntimeException s
         && s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  /** A reverse scan's replacement covers [start, this): the keys before the last one received. */
+  byte[] resumeEnd() {
+    return lastKey == null ? end : lastKey.clone();
+  }
+
+  byte[] start() {
+    return start;
   }
 
   /** Where a replacement scan starts: right after the last key received. */

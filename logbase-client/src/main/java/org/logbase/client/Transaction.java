@@ -81,7 +81,8 @@ public final class Transaction implements AutoCloseable {
    * The rows of a scan as of the snapshot, with this transaction's own writes applied. The spec's
    * {@code asOf} is ignored: a transaction reads its snapshot. Rows are returned as a list. A filter
    * is evaluated here, on the rows merged with the transaction's writes (which may change whether
-   * a row passes), so with one the servers send every row of the range.
+   * a row passes), so with one the servers send every row of the range; so does a reverse scan,
+   * which is reversed here.
    */
   public List<Row> scan(String table, ScanSpec spec) {
     checkActive();
@@ -102,7 +103,7 @@ public final class Transaction implements AutoCloseable {
     }
     ScanSpec.Builder b = ScanSpec.builder().start(spec.start()).end(spec.end()).columns(read)
         .asOf(startTs).batchRows(spec.batchRows()).prefetchTablets(spec.prefetchTablets());
-    if (spec.limit() > 0 && spec.filter() == null) {
+    if (spec.limit() > 0 && spec.filter() == null && !spec.reverse()) {
       b.limit(spec.limit() + deletes); // own deletes may hide some of the rows read
     }
     TreeMap<byte[], Row> rows = new TreeMap<>(Bytes.ORDER);
@@ -123,7 +124,7 @@ public final class Transaction implements AutoCloseable {
       }
     }
     List<Row> out = new ArrayList<>();
-    for (Row r : rows.values()) {
+    for (Row r : spec.reverse() ? rows.descendingMap().values() : rows.values()) {
       if (filter == null) {
         out.add(r);
       } else if (filter.test(r)) {

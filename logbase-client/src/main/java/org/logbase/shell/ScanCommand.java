@@ -9,7 +9,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "scan", description = {"Reads rows in key order: one line per column.",
     "Example: scan users --start a --end m --limit 10",
-    "         scan users --prefix user1 --filter city=Paris --columns name,city"})
+    "         scan users --prefix user1 --filter city=Paris --columns name,city",
+    "         scan users --reverse --limit 10"})
 final class ScanCommand extends ShellCommand {
   @Parameters(index = "0", paramLabel = "TABLE", description = "the table's name")
   String table;
@@ -28,6 +29,10 @@ final class ScanCommand extends ShellCommand {
           + " servers, so other rows are not sent")
   String filter;
 
+  @Option(names = "--reverse", description = "the last N (--limit, 1 to 10,000) rows, last first; each tablet reads"
+      + " its part of the range forwards to find them: narrow the range on big tables")
+  boolean reverse;
+
   @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
       description = "at most N rows (default: ${DEFAULT-VALUE}; 0 for all)")
   int limit;
@@ -40,7 +45,10 @@ final class ScanCommand extends ShellCommand {
     if (limit < 0) {
       throw new ShellException("--limit must be 0 (all) or more");
     }
-    ScanSpec.Builder spec = ScanSpec.builder().limit(limit);
+    if (reverse && (limit < 1 || limit > ScanSpec.MAX_REVERSE_LIMIT)) {
+      throw new ShellException("--reverse needs a --limit of 1 to " + ScanSpec.MAX_REVERSE_LIMIT);
+    }
+    ScanSpec.Builder spec = ScanSpec.builder().limit(limit).reverse(reverse);
     if (prefix != null) {
       if (start != null || end != null) {
         throw new ShellException("give either --prefix or --start/--end, not both");

@@ -100,9 +100,10 @@ class StandaloneTest {
           + " put people bob name=Bob city=Oslo; put people zoe name=Zoë city=Paris visits=3;"
           + " put people ann city=Lyon; delete people bob; put people bob name=Bobby");
       String[] filtered = shell(zk, 0, "scan people --filter city=Paris --columns name; scan people --filter"
-          + " 'name^=Bo'; scan people --prefix z");
+          + " 'name^=Bo'; scan people --prefix z; scan people --reverse --limit 2 --columns name");
       assertEquals(List.of("zoe  name=Zoë", "1 row", "bob  name=Bobby", "1 row", "zoe  city=Paris",
-          "zoe  name=Zoë", "zoe  visits=3", "1 row"), withoutTimestamps(filtered[0]));
+          "zoe  name=Zoë", "zoe  visits=3", "1 row", "zoe  name=Zoë", "bob  name=Bobby", "2 rows",
+          "(limit 2 reached; use --limit N for more)"), withoutTimestamps(filtered[0]));
       String[] history = shell(zk, 0, "get people ann --versions 5; get people bob --versions 5 --columns name");
       assertEquals(List.of("ann  city=Lyon", "ann  city=Paris", "ann  name=Ann", "bob  name=Bobby",
           "bob  (deleted; group p)", "bob  name=Bob"), withoutTimestamps(history[0]));

@@ -3,7 +3,6 @@ package org.logbase.tabletserver.server;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -201,84 +200,27 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       byte[] to = req.getEndKey().isEmpty() ? t.descriptor().endKey() : req.getEndKey().toByteArray();
       txns.awaitRangeReadable(t.descriptor().schema().id(), from, to, asOf);
       RowFilter filter = req.hasFilter() ? RowFilter.of(t.descriptor().schema(), req.getFilter()) : RowFilter.ALL;
-      pump = new ScanPump(t, call, req.getStartKey().isEmpty() ? null : req.getStartKey().toByteArray(),
-          req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray(), columns(req.getColumnsList()), filter,
-          asOf, req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+      byte[] start = req.getStartKey().isEmpty() ? null : req.getStartKey().toByteArray();
+      byte[] end = req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray();
+      RowBatches rows;
+      if (req.getReverse()) {
+        if (req.getLimit() < 1 || req.getLimit() > ReverseBatches.MAX_LIMIT) {
+          throw new InvalidRequestException("a reverse scan needs a limit of 1 to " + ReverseBatches.MAX_LIMIT
+              + " rows (it keeps them in memory), not " + req.getLimit());
+        }
+        rows = new ReverseBatches(new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
+            Long.MAX_VALUE, batchRows), req.getLimit(), batchRows, call::isCancelled);
+      } else {
+        rows = new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
+            req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+      }
+      pump = new ScanPump(call, rows);
     } catch (RuntimeException e) {
       Calls.fail(out, e);
       return;
     }
-    // Flow control: produce a batch only when the client can take it.
     call.setOnReadyHandler(pump::run);
     pump.run();
-  }
-
-  /**
-   * Streams a tablet's rows batch by batch while the call is ready; gRPC serialises its runs. Rows
-   * the filter refuses are read and dropped here: a batch holds the rows that passed.
-   */
-  private static final class ScanPump implements Runnable {
-    private final Tablet tablet;
-    private final ServerCallStreamObserver<ScanBatch> call;
-    private final byte[] end;
-    private final List<String> columns;
-    private final RowFilter filter;
-    private final long asOf;
-    private final int batchRows;
-    private byte[] start;
-    private long left;
-    private boolean done;
-
-    ScanPump(Tablet tablet, ServerCallStreamObserver<ScanBatch> call, byte[] start, byte[] end, List<String> columns,
-        RowFilter filter, long asOf, long limit, int batchRows) {
-      this.tablet = tablet;
-      this.call = call;
-      this.start = start;
-      this.end = end;
-      this.columns = columns;
-      this.filter = filter;
-      this.asOf = asOf;
-      this.left = limit;
-      this.batchRows = batchRows;
-    }
-
-    @Override
-    public void run() {
-      try {
-        while (!done && call.isReady() && !call.isCancelled()) {
-          int want = (int) Math.min(batchRows, filter == RowFilter.ALL ? left : Long.MAX_VALUE);
-          List<Row> read = tablet.scan(start, end, filter.columnsToRead(columns), asOf, want);
-          ScanBatch.Builder b = ScanBatch.newBuilder();
-          for (Row r : read) {
-            Row passed = left > 0 ? filter.pass(r, columns) : null;
-            if (passed != null) {
-              b.addRows(RowProtos.toProto(passed));
-              left--;
-            }
-          }
-          if (b.getRowsCount() > 0) {
-            call.onNext(b.build());
-          }
-          if (!read.isEmpty()) {
-            start = successor(read.get(read.size() - 1).key());
-          }
-          if (read.size() < want || left == 0) {
-            done = true;
-            call.onCompleted();
-          }
-        }
-      } catch (Exception e) {
-        done = true;
-        if (!call.isCancelled()) {
-          Calls.fail(call, e);
-        }
-      }
-    }
-  }
-
-  /** The smallest key after {@code key}. */
-  private static byte[] successor(byte[] key) {
-    return Arrays.copyOf(key, key.length + 1);
   }
 
   private static Map<String, byte[]> values(List<ColumnValue> cols) {

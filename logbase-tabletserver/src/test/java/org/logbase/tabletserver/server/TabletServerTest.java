@@ -226,6 +226,30 @@ class TabletServerTest {
     }
   }
 
+  @Test
+  void aReverseScanReturnsTheLastRowsLastFirstAcrossTablets() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      Table users = client.table("users");
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        puts.add(Put.of(utf8(String.format("k%04d", i)), Map.of("name", utf8(i % 2 == 0 ? "even" : "odd"))));
+      }
+      for (int i = 0; i < 10; i++) { // beyond the split key "t": the second tablet
+        puts.add(Put.of(utf8("u00" + i), Map.of("name", utf8("u"))));
+      }
+      users.batchPut(puts);
+      // Forwards, the limit holds across tablets (a tablet streamed ahead had its own limit).
+      assertEquals(13, keys(users, ScanSpec.builder().start(utf8("k0090")).limit(13).batchRows(4)).size());
+      assertEquals(List.of("u009", "u008", "u007", "u006", "u005", "u004", "u003", "u002", "u001", "u000", "k0099",
+          "k0098", "k0097"), keys(users, ScanSpec.builder().reverse(true).limit(13).batchRows(4)));
+      assertEquals(List.of("k0098", "k0096", "k0094"), keys(users, ScanSpec.builder().end(utf8("t")).reverse(true)
+          .limit(3).valueEquals("name", utf8("even"))));
+      assertEquals(List.of("k0003", "k0002", "k0001", "k0000"), keys(users, ScanSpec.builder().keyPrefix(utf8("k"))
+          .end(utf8("k0004")).reverse(true).limit(50)));
+      assertThrows(IllegalArgumentException.class, () -> ScanSpec.builder().reverse(true).build());
+    }
+  }
+
   private static List<String> keys(Table t, ScanSpec.Builder spec) {
     try (Scanner s = t.scan(spec.build())) {
       return s.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).toList();
