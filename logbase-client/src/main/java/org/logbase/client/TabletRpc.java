@@ -106,8 +106,7 @@ final class TabletRpc {
       locations.invalidate(locs);
       throw new NotServingTabletException(tablet == null
           ? "no tablet of table '" + locs.table() + "' is known to hold key " + Bytes.toStringBinary(key)
-          : "table '" + locs.table() + "': " + tablet + " (the master moves its tablets to live servers once"
-              + " ZooKeeper has expired its session)");
+          : "table '" + locs.table() + "': " + tablet + " (its tablets are served again when it restarts)");
     }
     return tablet;
   }
