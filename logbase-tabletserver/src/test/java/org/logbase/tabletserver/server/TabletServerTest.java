@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.OutputStream;
@@ -58,6 +59,7 @@ import org.logbase.client.ScanSpec;
 import org.logbase.client.Scanner;
 import org.logbase.client.ServerInfo;
 import org.logbase.client.Table;
+import org.logbase.client.TableDefinition;
 import org.logbase.common.Row;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.DecideRequest;
@@ -89,8 +91,8 @@ class TabletServerTest {
         new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
     startServer();
     // Through the master, which would close a tablet of a table it does not know.
-    try (org.logbase.client.LogBaseClient client = org.logbase.client.LogBaseClient.connect(zkServer.getConnectString())) {
-      client.admin().createTable(org.logbase.client.TableDefinition.builder("users")
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      client.admin().createTable(TableDefinition.builder("users")
           .columnGroup("profile", "name", "email").columnGroup("stats", "visits", "score").build(),
           "t".getBytes(StandardCharsets.UTF_8));
     }
@@ -155,11 +157,11 @@ class TabletServerTest {
     }
     StatusRuntimeException notServed = assertThrows(StatusRuntimeException.class, () -> data.get(GetRequest.newBuilder()
         .setTablet(TabletRef.newBuilder().setTable(longName)).setKey(bytes("k")).build()));
-    assertEquals(io.grpc.Status.Code.FAILED_PRECONDITION, notServed.getStatus().getCode());
+    assertEquals(Status.Code.FAILED_PRECONDITION, notServed.getStatus().getCode());
     assertTrue(notServed.getStatus().getDescription().length() < 400, notServed.getStatus().getDescription());
     StatusRuntimeException badColumn = assertThrows(StatusRuntimeException.class,
         () -> data.put(put("k", "c".repeat(20_000), new byte[1]).build()));
-    assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, badColumn.getStatus().getCode());
+    assertEquals(Status.Code.INVALID_ARGUMENT, badColumn.getStatus().getCode());
     assertTrue(badColumn.getStatus().getDescription().length() < 400, badColumn.getStatus().getDescription());
   }
 
