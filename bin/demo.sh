@@ -38,4 +38,4 @@ step "Cluster status"
 shell -e "status"
 
 printf '\nDEMO OK: the cluster is still running (ZooKeeper %s).\n' "$ZK"
-echo "  try: bin/logbase shell --zookeeper $ZK        stop: LOGBASE_RUN_DIR=$LOGBASE_RUN_DIR bin/stop-cluster.sh"
+echo "  try: bin/logbase shell --zookeeper $ZK        stop: $(lb_stop_command "$LOGBASE_RUN_DIR")"

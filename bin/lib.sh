@@ -4,6 +4,33 @@
 : "${LOGBASE_HOME:?LOGBASE_HOME must be set}"
 LB_CP_FILE="$LOGBASE_HOME/logbase-dist/target/runtime-classpath.txt"
 
+# The cluster's run directory ($LOGBASE_RUN_DIR, default run/cluster) as an absolute path: a relative
+# one is taken from the current directory, like any path given on a command line.
+lb_run_dir() {
+  local run="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
+  [[ "$run" == /* ]] || run="$PWD/$run"
+  echo "$run"
+}
+
+# The command that stops the cluster whose run directory is $1, as the user can type it here.
+lb_stop_command() {
+  local run="$1" bin="$LOGBASE_HOME/bin"
+  if [[ "$PWD" == "$LOGBASE_HOME" ]]; then
+    bin="bin"
+    run="${run#"$LOGBASE_HOME"/}"
+  fi
+  if [[ "$1" == "$LOGBASE_HOME/run/cluster" ]]; then
+    echo "$bin/stop-cluster.sh"
+  else
+    echo "LOGBASE_RUN_DIR=$run $bin/stop-cluster.sh"
+  fi
+}
+
+# Prints a script's usage: its leading comment block, after the #! line.
+lb_usage() {
+  awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$1"
+}
+
 # Builds the jars and records the classpath when they are missing or older than the sources.
 lb_ensure_built() {
   local stamp="$LB_CP_FILE"
@@ -12,13 +39,31 @@ lb_ensure_built() {
      [[ -z "$(find "$LOGBASE_HOME" -maxdepth 2 -name pom.xml -newer "$stamp" -print -quit 2>/dev/null)" ]]; then
     return
   fi
-  echo "logbase: building (mvn package, tests skipped)..." >&2
-  (cd "$LOGBASE_HOME" && mvn -q -B -ntp -DskipTests -pl logbase-dist -am package >&2)
+  local log="$LOGBASE_HOME/run/build.log" start=$SECONDS
+  mkdir -p "$LOGBASE_HOME/run"
+  if [[ -f "$stamp" ]]; then
+    echo "logbase: sources changed since the last build: building again (about a minute; log in run/build.log)" >&2
+  else
+    echo "logbase: building LogBase with Maven, tests skipped (first build: about 3 to 6 minutes on 2 cores, more" \
+      "while Maven downloads the dependencies; later builds are quicker; log in run/build.log)" >&2
+  fi
+  # One line per module, without Maven's colour codes; the whole output goes to the log.
+  if ! (cd "$LOGBASE_HOME" && mvn -B -ntp -DskipTests -pl logbase-dist -am package 2>&1) \
+      | sed -u 's/\x1b\[[0-9;]*m//g' | tee "$log" \
+      | sed -un 's/^\[INFO\] Building \(LogBase.*\) [0-9.]*-SNAPSHOT *\[\([0-9]*\/[0-9]*\)\]$/  [\2] \1/p' >&2; then
+    echo "logbase: the build failed; its errors (all of it in $log):" >&2
+    grep -E '^\[ERROR\]' "$log" | head -n 30 >&2
+    exit 1
+  fi
+  touch "$stamp" # the classpath file is rewritten only when the classpath changes
+  echo "logbase: built in $((SECONDS - start)) s" >&2
 }
 
+# conf/ first: a program run with this classpath and no logging set-up of its own finds
+# conf/log4j.properties (warnings to stderr) instead of log4j's "No appenders" warning.
 lb_classpath() {
   lb_ensure_built
-  local jars="" m
+  local jars="$LOGBASE_HOME/conf" m
   for m in common tabletserver master client ycsb dist; do
     jars="$jars:$(ls "$LOGBASE_HOME"/logbase-$m/target/logbase-$m-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n 1)"
   done
@@ -32,5 +77,18 @@ lb_java() {
   exec java ${LOGBASE_JAVA_OPTS:--Xmx1g} \
     -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
     -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}" \
+    ${LB_LOG_OPTS:-} \
     -cp "${LOGBASE_EXTRA_CP:+$LOGBASE_EXTRA_CP:}$cp" "$@"
+}
+
+# Runs a command-line tool: its INFO log (ZooKeeper, Curator, Hadoop, LogBase) goes to
+# run/logs/NAME.log ($LOGBASE_LOG_DIR), the terminal gets THRESHOLD and above (OFF: nothing).
+#   lb_tool NAME THRESHOLD MAIN ARGS...
+lb_tool() {
+  local name="$1" threshold="$2" dir="${LOGBASE_LOG_DIR:-$LOGBASE_HOME/run/logs}"
+  shift 2
+  mkdir -p "$dir"
+  LOGBASE_ROOT_LOGGER="${LOGBASE_ROOT_LOGGER:-INFO,console,file}" \
+    LB_LOG_OPTS="-Dlogbase.console.threshold=$threshold -Dlogbase.log.dir=$dir -Dlogbase.log.file=$name.log" \
+    lb_java "$@"
 }

@@ -14,9 +14,9 @@ set -euo pipefail
 LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bin/lib.sh
 source "$LOGBASE_HOME/bin/lib.sh"
-RUN="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
+RUN="$(lb_run_dir)"
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { lb_usage "${BASH_SOURCE[0]}"; }
 
 pidfile() { echo "$RUN/pids/$1.pid"; }
 
@@ -32,14 +32,16 @@ launch() { # NAME MAIN ARGS...
     echo "$name is already running (pid $(cat "$(pidfile "$name")"))" >&2
     return 0
   fi
-  local cp; cp="$(lb_classpath)"
+  local cp log="$RUN/logs/$name.log"; cp="$(lb_classpath)"
+  # Appended, never truncated: a restarted daemon's log keeps the lines that tell why it died.
+  printf '\n==== %s: starting %s (%s)\n' "$(date '+%Y-%m-%d %H:%M:%S')" "$name" "$*" >> "$log"
   nohup java ${LOGBASE_DAEMON_OPTS:--Xmx512m} \
     -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
     -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}" \
     -Dhadoop.log.dir="$RUN/logs" \
-    -cp "$RUN/hadoop-conf:$cp" "$@" > "$RUN/logs/$name.log" 2>&1 < /dev/null &
+    -cp "$RUN/hadoop-conf:$cp" "$@" >> "$log" 2>&1 < /dev/null &
   echo $! > "$(pidfile "$name")"
-  echo "started $name (pid $!), log $RUN/logs/$name.log"
+  echo "started $name (pid $!), log $log"
 }
 
 stop() { # NAME [SIGNAL]
@@ -61,7 +63,7 @@ stop() { # NAME [SIGNAL]
     kill -9 "$pid"
   fi
   rm -f "$f"
-  echo "stopped $name"
+  if [[ "$sig" == KILL ]]; then echo "killed $name (kill -9)"; else echo "stopped $name"; fi
 }
 
 action="${1:-}"; kind="${2:-}"

@@ -11,7 +11,7 @@ set -euo pipefail
 LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bin/lib.sh
 source "$LOGBASE_HOME/bin/lib.sh"
-RUN="${LOGBASE_RUN_DIR:-$LOGBASE_HOME/run/cluster}"
+RUN="$(lb_run_dir)"
 export LOGBASE_RUN_DIR="$RUN"
 DAEMON="$LOGBASE_HOME/bin/logbase-daemon.sh"
 
@@ -21,7 +21,7 @@ while [[ $# -gt 0 ]]; do
     --hdfs) HDFS=true ;;
     --masters) MASTERS="$2"; shift ;;
     --servers) SERVERS="$2"; shift ;;
-    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) lb_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "start-cluster.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -152,4 +152,4 @@ for i in $(seq 1 "$SERVERS"); do
 done
 check cluster "$ZK_CONNECT" "$SERVERS" 120
 echo "cluster up: zookeeper $ZK_CONNECT, logs on $FS_ROOT, $MASTERS masters, $SERVERS tablet servers"
-echo "  shell: bin/logbase shell --zookeeper $ZK_CONNECT      stop: bin/stop-cluster.sh"
+echo "  shell: bin/logbase shell --zookeeper $ZK_CONNECT      stop: $(lb_stop_command "$RUN")"

@@ -5,6 +5,9 @@ import io.grpc.Deadline;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import org.logbase.common.Echo;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.TableNotFoundException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
@@ -53,8 +56,41 @@ public final class Admin {
 
   /** Drops a table and its data. */
   public void dropTable(String table) {
-    call("drop table '" + table + "'", stub -> stub.dropTable(name(table)));
+    call("drop table '" + Echo.of(table) + "'", stub -> stub.dropTable(name(table)));
     locations.forget(table);
+  }
+
+  /**
+   * Empties a table: drops it and creates it again with the same column groups and split keys
+   * (the start keys of its tablets now). Not atomic: if this fails between the two steps, the table
+   * is gone and the exception says how to create it again.
+   *
+   * @return the new, empty table
+   */
+  public TableDescription truncateTable(String table) {
+    TableDescription before = describeTable(table);
+    TableDefinition.Builder definition = TableDefinition.builder(table);
+    before.schema().columnGroups().forEach(g -> definition.columnGroup(g.name(), g.columns()));
+    byte[][] splits = before.tablets().stream().map(TabletInfo::startKey).filter(k -> k.length > 0)
+        .toArray(byte[][]::new);
+    dropTable(table);
+    try {
+      return createTable(definition.build(), splits);
+    } catch (LogBaseException e) {
+      throw new LogBaseException("truncate of table '" + table + "' dropped it but could not create it again: "
+          + e.getMessage() + ". Its column groups were " + before.schema().columnGroups() + ", its split keys "
+          + splits.length, e);
+    }
+  }
+
+  /** Whether a table of this name exists. */
+  public boolean tableExists(String table) {
+    try {
+      describeTable(table);
+      return true;
+    } catch (TableNotFoundException e) {
+      return false;
+    }
   }
 
   /** The names of all tables. */
@@ -64,7 +100,7 @@ public final class Admin {
 
   /** A table's schema and its tablets with their servers. */
   public TableDescription describeTable(String table) {
-    return Protos.description(call("describe table '" + table + "'", stub -> stub.describeTable(name(table))));
+    return Protos.description(call("describe table '" + Echo.of(table) + "'", stub -> stub.describeTable(name(table))));
   }
 
   /** Masters, tablet servers with their tablets and load. */
@@ -75,7 +111,7 @@ public final class Admin {
 
   private TableDescription changeTable(
       String table, String what, Function<MasterServiceBlockingStub, org.logbase.rpc.TableMeta> change) {
-    TableDescription d = Protos.description(call(what + " '" + table + "'", change));
+    TableDescription d = Protos.description(call(what + " '" + Echo.of(table) + "'", change));
     locations.forget(table);
     return d;
   }

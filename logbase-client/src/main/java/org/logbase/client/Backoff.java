@@ -55,7 +55,8 @@ final class Backoff {
     nextMs = initialMs;
   }
 
-  private LogBaseException gaveUp(LogBaseException last) {
+  /** {@code last}, noted as the failure retried until the deadline. */
+  LogBaseException gaveUp(LogBaseException last) {
     // Keep the type of the last failure: callers catch NotServingTabletException and friends.
     last.addSuppressed(new LogBaseException("gave up after " + (retries + 1) + " attempts: deadline reached"));
     return last;

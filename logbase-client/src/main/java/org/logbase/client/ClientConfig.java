@@ -6,6 +6,13 @@ package org.logbase.client;
  * {@code rpc.deadline.ms}, {@code rpc.max.message.bytes}).
  */
 public final class ClientConfig {
+  /**
+   * How long a client that has not reached ZooKeeper yet tries before its requests fail with
+   * {@link ZooKeeperUnreachableException} (ms). Once connected, outages are ridden through until
+   * each request's deadline.
+   */
+  public static final String ZK_CONNECT_TIMEOUT_MS = "client.zookeeper.connect.timeout.ms";
+  public static final long DEFAULT_ZK_CONNECT_TIMEOUT_MS = 5000;
   /** First pause before retrying a request that failed retriably (ms). */
   public static final String RETRY_INITIAL_MS = "client.retry.initial.ms";
   public static final long DEFAULT_RETRY_INITIAL_MS = 50;

@@ -58,7 +58,8 @@ public final class LogBaseClient implements AutoCloseable {
         .build();
     this.connections = new ChannelPool(settings.maxMessageBytes());
     Retrier retrier = new Retrier(settings.retryInitialMs(), settings.retryMaxMs());
-    MasterRpc master = new MasterRpc(new MasterLocator(zk, settings.zkPaths().activeMaster()), connections, retrier);
+    MasterRpc master = new MasterRpc(
+        new MasterLocator(zk, settings.zkPaths().activeMaster(), settings.zkConnectTimeoutMs()), connections, retrier);
     LocationCache locations = new LocationCache(master);
     this.admin = new Admin(master, locations, settings);
     this.tablets = new TabletRpc(locations, connections, retrier, settings);

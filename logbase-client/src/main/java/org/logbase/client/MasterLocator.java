@@ -18,13 +18,17 @@ import org.logbase.common.NotActiveMasterException;
 final class MasterLocator {
   private final CuratorFramework zk;
   private final String path;
+  private final long firstConnectMs;
+  private volatile boolean connectedOnce;
   private final AtomicReference<String> cached = new AtomicReference<>();
   // One watcher object: ZooKeeper keeps a set of watchers per path, so re-reads do not pile them up.
   private final CuratorWatcher invalidateOnChange = event -> cached.set(null);
 
-  MasterLocator(CuratorFramework zk, String activeMasterPath) {
+  /** @param firstConnectMs how long to wait for ZooKeeper before it has ever been reached */
+  MasterLocator(CuratorFramework zk, String activeMasterPath, long firstConnectMs) {
     this.zk = zk;
     this.path = activeMasterPath;
+    this.firstConnectMs = firstConnectMs;
   }
 
   /** The active master's host:port; waits for ZooKeeper at most until {@code deadline}. */
@@ -62,21 +66,32 @@ final class MasterLocator {
     return address;
   }
 
-  /** Curator's blocking calls wait for a connection regardless of our deadline, so wait here first. */
+  /**
+   * Curator's blocking calls wait for a connection regardless of our deadline, so wait here first.
+   * A ZooKeeper never reached gets a few seconds, not the whole deadline: most likely nothing runs
+   * at that address, which a caller should hear at once (a retriable failure otherwise).
+   */
   private void awaitConnection(Deadline deadline) {
     if (zk.getZookeeperClient().isConnected()) {
+      connectedOnce = true;
       return;
     }
     long leftMs = Math.max(1, Math.min(Integer.MAX_VALUE, deadline.timeRemaining(TimeUnit.MILLISECONDS)));
+    long waitMs = connectedOnce ? leftMs : Math.min(leftMs, firstConnectMs);
     try {
-      if (zk.blockUntilConnected((int) leftMs, TimeUnit.MILLISECONDS)) {
+      if (zk.blockUntilConnected((int) waitMs, TimeUnit.MILLISECONDS)) {
+        connectedOnce = true;
         return;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LogBaseException("interrupted while connecting to ZooKeeper");
     }
-    throw new NotActiveMasterException("cannot connect to ZooKeeper at "
-        + zk.getZookeeperClient().getCurrentConnectionString() + " to find the active master");
+    String address = zk.getZookeeperClient().getCurrentConnectionString();
+    if (!connectedOnce && waitMs < leftMs) {
+      throw new ZooKeeperUnreachableException("cannot connect to ZooKeeper at " + address + " (tried for "
+          + Math.round(waitMs / 1000.0) + " s): nothing seems to run there");
+    }
+    throw new NotActiveMasterException("cannot connect to ZooKeeper at " + address + " to find the active master");
   }
 }

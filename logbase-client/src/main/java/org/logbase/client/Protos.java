@@ -1,6 +1,7 @@
 package org.logbase.client;
 
 import com.google.protobuf.ByteString;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.ClusterStatusResponse;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.RowResult;
+import org.logbase.rpc.ServerLoad;
 import org.logbase.rpc.ServerStatus;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
@@ -36,8 +38,10 @@ final class Protos {
   static ClusterStatus clusterStatus(ClusterStatusResponse r) {
     List<ServerInfo> servers = new ArrayList<>();
     for (ServerStatus s : r.getServersList()) {
-      servers.add(new ServerInfo(s.getServerId(), s.getAddress(), s.getLive(), s.getTabletsList(),
-          s.getLoad().getRequests(), s.getLoad().getRequestsPerSecond(), s.getLoad().getLogBytes()));
+      ServerLoad l = s.getLoad();
+      servers.add(new ServerInfo(s.getServerId(), s.getAddress(), s.getLive(), s.getTabletsList(), !s.hasLoad() ? null
+          : new ServerInfo.Load(l.getStartedMs() == 0 ? null : Instant.ofEpochMilli(l.getStartedMs()), l.getRequests(),
+              l.getRequestsPerSecond(), l.getLogFileBytes(), l.getLogBytes(), l.getLocks(), l.getUnknownDecides())));
     }
     return new ClusterStatus(r.getActiveMaster(), r.getMastersList(), servers, r.getTables());
   }

@@ -4,16 +4,25 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import org.logbase.common.Bytes;
+import org.logbase.common.ColumnCondition;
 import org.logbase.common.HybridTimestamp;
 
 /**
  * What a {@link Table#scan} reads: rows with keys in [start, end) (empty = unbounded), the columns
  * wanted (none = all), as of a timestamp, at most {@code limit} rows (0 = all).
  * {@code batchRows} sets the rows per streamed batch (0 = server default); {@code prefetchTablets}
- * how many tablets stream at once (0 = {@link ClientConfig#SCAN_PREFETCH_TABLETS}).
+ * how many tablets stream at once (0 = {@link ClientConfig#SCAN_PREFETCH_TABLETS}). {@code filter},
+ * if not null, lets through only the rows whose column holds a value (or a prefix): the tablet
+ * servers evaluate it, so the rows it refuses do not travel; {@code limit} counts the rows it lets
+ * through. {@code reverse} returns the last {@code limit} rows of the range, last first: it needs a
+ * limit of 1 to {@link #MAX_REVERSE_LIMIT}, and each tablet reads its part of the range forwards,
+ * keeping that many rows (the index is read in key order only), so its cost grows with the range.
  */
-public record ScanSpec(
-    byte[] start, byte[] end, List<String> columns, long asOf, int limit, int batchRows, int prefetchTablets) {
+public record ScanSpec(byte[] start, byte[] end, List<String> columns, long asOf, int limit, int batchRows,
+    int prefetchTablets, ColumnCondition filter, boolean reverse) {
+  /** The largest limit of a reverse scan (its tablet servers keep that many rows in memory). */
+  public static final int MAX_REVERSE_LIMIT = 10_000;
 
   public ScanSpec {
     Objects.requireNonNull(start, "start (empty for unbounded)");
@@ -21,6 +30,10 @@ public record ScanSpec(
     columns = List.copyOf(columns);
     if (limit < 0 || batchRows < 0 || prefetchTablets < 0) {
       throw new IllegalArgumentException("limit, batchRows and prefetchTablets must be >= 0");
+    }
+    if (reverse && (limit < 1 || limit > MAX_REVERSE_LIMIT)) {
+      throw new IllegalArgumentException("a reverse scan needs a limit of 1 to " + MAX_REVERSE_LIMIT + " rows, not "
+          + limit);
     }
   }
 
@@ -42,6 +55,8 @@ public record ScanSpec(
     private int limit;
     private int batchRows;
     private int prefetchTablets;
+    private ColumnCondition filter;
+    private boolean reverse;
 
     private Builder() {}
 
@@ -54,6 +69,37 @@ public record ScanSpec(
     /** Key to stop before, exclusive. */
     public Builder end(byte[] key) {
       this.end = key.clone();
+      return this;
+    }
+
+    /** The rows whose keys start with {@code prefix}: sets start and end. */
+    public Builder keyPrefix(byte[] prefix) {
+      this.start = prefix.clone();
+      this.end = Bytes.prefixEnd(prefix);
+      return this;
+    }
+
+    /** Only the rows whose {@code column} holds exactly {@code value} (evaluated on the servers). */
+    public Builder valueEquals(String column, byte[] value) {
+      this.filter = new ColumnCondition(column, value, false);
+      return this;
+    }
+
+    /** Only the rows whose {@code column} holds a value starting with {@code prefix} (on the servers). */
+    public Builder valuePrefix(String column, byte[] prefix) {
+      this.filter = new ColumnCondition(column, prefix, true);
+      return this;
+    }
+
+    /** The last {@code limit} rows of the range, last first (see {@link ScanSpec}). */
+    public Builder reverse(boolean reverse) {
+      this.reverse = reverse;
+      return this;
+    }
+
+    /** The filter as a whole (null: none). */
+    public Builder filter(ColumnCondition condition) {
+      this.filter = condition;
       return this;
     }
 
@@ -88,7 +134,7 @@ public record ScanSpec(
     }
 
     public ScanSpec build() {
-      return new ScanSpec(start, end, columns, asOf, limit, batchRows, prefetchTablets);
+      return new ScanSpec(start, end, columns, asOf, limit, batchRows, prefetchTablets, filter, reverse);
     }
   }
 }

@@ -1,6 +1,7 @@
 package org.logbase.client;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.Iterator;
@@ -44,14 +45,15 @@ public final class Scanner implements Iterator<Row>, Iterable<Row>, AutoCloseabl
     this.spec = spec;
     this.prefetch = spec.prefetchTablets() > 0 ? spec.prefetchTablets() : rpc.settings().scanPrefetchTablets();
     this.planner = new ScanPlanner(rpc, table);
-    parts.addAll(planner.plan(spec.start(), spec.end(), rpc.settings().newDeadline()));
+    parts.addAll(inScanOrder(planner.plan(spec.start(), spec.end(), rpc.settings().newDeadline())));
     startStreams();
   }
 
   @Override
   public boolean hasNext() {
     while (!closed) {
-      if (batch.hasNext()) {
+      // The limit first: a tablet streamed ahead was asked for the whole limit, its batches may hold more.
+      if (!limitReached() && batch.hasNext()) {
         return true;
       }
       if (limitReached() || parts.isEmpty()) {
@@ -143,6 +145,16 @@ public final class Scanner implements Iterator<Row>, Iterable<Row>, AutoCloseabl
     }
   }
 
+  /** Parts planned in key order, in the order this scan reads them (last first when reverse). */
+  private List<TabletRangeScan> inScanOrder(List<TabletRangeScan> planned) {
+    if (!spec.reverse()) {
+      return planned;
+    }
+    List<TabletRangeScan> reversed = new ArrayList<>(planned);
+    Collections.reverse(reversed);
+    return reversed;
+  }
+
   /** Replaces a failed part by parts planned afresh from where it stopped, or throws the failure. */
   private void resume(TabletRangeScan failed, LogBaseException failure) {
     if (!failed.expiredAfterProgress(failure)) {
@@ -151,7 +163,9 @@ public final class Scanner implements Iterator<Row>, Iterable<Row>, AutoCloseabl
       }
       backoff.pause(failure); // throws unless retriable and in time
     }
-    List<TabletRangeScan> replacement = planner.plan(failed.resumeKey(), failed.end(), rpc.settings().newDeadline());
+    List<TabletRangeScan> replacement = inScanOrder(spec.reverse()
+        ? planner.plan(failed.start(), failed.resumeEnd(), rpc.settings().newDeadline())
+        : planner.plan(failed.resumeKey(), failed.end(), rpc.settings().newDeadline()));
     for (int i = replacement.size() - 1; i >= 0; i--) {
       parts.addFirst(replacement.get(i));
     }

@@ -1,13 +1,17 @@
 package org.logbase.client;
 
 import com.google.protobuf.ByteString;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
+import org.logbase.rpc.GroupVersion;
 import org.logbase.rpc.Mutation;
 
 /**
@@ -65,6 +69,33 @@ public final class Table {
         .setAsOf(Protos.asOf(asOf))
         .build()));
     return r.getFound() ? Protos.row(r.getRow()) : null;
+  }
+
+  /**
+   * The history of a row: the newest {@code maxVersions} versions (1 to 1000) of each column group
+   * holding a column asked for, as of a timestamp, newest first across groups. Deletes are versions
+   * too.
+   *
+   * @param columns the columns wanted; null or empty for all
+   * @param asOf a hybrid timestamp; 0 or {@link HybridTimestamp#LATEST} for the newest versions
+   */
+  public List<RowVersion> versions(byte[] key, Collection<String> columns, long asOf, int maxVersions) {
+    GetResponse r = rpc.call(name, key, "get versions from table '" + name + "'", (stub, ref) -> stub.get(
+        GetRequest.newBuilder()
+            .setTablet(ref)
+            .setKey(ByteString.copyFrom(key))
+            .addAllColumns(columns == null ? List.of() : columns)
+            .setAsOf(Protos.asOf(asOf))
+            .setVersions(maxVersions)
+            .build()));
+    List<RowVersion> versions = new ArrayList<>();
+    for (GroupVersion v : r.getVersionsList()) {
+      Map<String, byte[]> values = new TreeMap<>();
+      v.getColumnsList().forEach(c -> values.put(c.getColumn(), c.getValue().toByteArray()));
+      versions.add(new RowVersion(v.getColumnGroup(), v.getTimestamp(), v.getDeleted(), values));
+    }
+    versions.sort(Comparator.comparingLong(RowVersion::timestamp).reversed().thenComparing(RowVersion::columnGroup));
+    return versions;
   }
 
   /** Deletes with {@link Durability#HFLUSH}; see {@link #delete(byte[], Durability)}. */

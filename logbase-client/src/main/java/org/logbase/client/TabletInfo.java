@@ -23,7 +23,8 @@ public record TabletInfo(int tabletId, byte[] startKey, byte[] endKey, String se
   @Override
   public String toString() {
     return "tablet " + tabletId + " [" + (startKey.length == 0 ? "-inf" : Bytes.toStringBinary(startKey)) + ", "
-        + (endKey.length == 0 ? "+inf" : Bytes.toStringBinary(endKey)) + ") on "
-        + (hasServer() ? serverId + " " + address : "no live server");
+        + (endKey.length == 0 ? "+inf" : Bytes.toStringBinary(endKey)) + ") "
+        + (hasServer() ? "on " + serverId + " " + address
+            : serverId.isEmpty() ? "has no server" : "is not served: its server " + serverId + " is down");
   }
 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import org.logbase.common.LogBaseException;
 import org.logbase.rpc.ScanBatch;
 import org.logbase.rpc.ScanRequest;
+import org.logbase.rpc.ValueFilter;
 
 /**
  * The part [start, end) of a scan that one tablet serves, and its stream once started. Remembers
@@ -34,7 +35,7 @@ final class TabletRangeScan {
 
   /** Starts streaming; {@code limit} caps its rows (0 = no cap). */
   void start(TabletRpc rpc, String table, ScanSpec spec, int limit) {
-    ScanRequest request = ScanRequest.newBuilder()
+    ScanRequest.Builder request = ScanRequest.newBuilder()
         .setTablet(TabletRpc.ref(table, tablet))
         .setStartKey(ByteString.copyFrom(start))
         .setEndKey(ByteString.copyFrom(end))
@@ -42,8 +43,12 @@ final class TabletRangeScan {
         .setAsOf(Protos.asOf(spec.asOf()))
         .setLimit(limit)
         .setBatchRows(spec.batchRows())
-        .build();
-    stream = TabletStream.start(rpc.channel(tablet), rpc.settings().newDeadline(), request,
+        .setReverse(spec.reverse());
+    if (spec.filter() != null) {
+      request.setFilter(ValueFilter.newBuilder().setColumn(spec.filter().column())
+          .setValue(ByteString.copyFrom(spec.filter().value())).setPrefix(spec.filter().prefix()));
+    }
+    stream = TabletStream.start(rpc.channel(tablet), rpc.settings().newDeadline(), request.build(),
         rpc.settings().scanBufferedBatches());
   }
 
@@ -72,6 +77,15 @@ final class TabletRangeScan {
     return lastKey != null
         && failure.getCause() instanceof StatusRuntimeException s
         && s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  /** A reverse scan's replacement covers [start, this): the keys before the last one received. */
+  byte[] resumeEnd() {
+    return lastKey == null ? end : lastKey.clone();
+  }
+
+  byte[] start() {
+    return start;
   }
 
   /** Where a replacement scan starts: right after the last key received. */

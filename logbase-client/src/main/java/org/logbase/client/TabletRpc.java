@@ -72,7 +72,7 @@ final class TabletRpc {
       try {
         return call.run(TabletServiceGrpc.newBlockingStub(channel(tablet)).withDeadline(deadline), ref(table, tablet));
       } catch (StatusRuntimeException e) {
-        throw Rpcs.failure(e, what, () -> locations.invalidate(locs));
+        throw Rpcs.failure(e, what + " (" + tablet + ")", () -> locations.invalidate(locs));
       }
     });
   }
@@ -91,7 +91,7 @@ final class TabletRpc {
       try {
         return writes.write(new WriteCoalescer.Route(tablet.address(), ref(table, tablet)), mutation, durability, deadline);
       } catch (StatusRuntimeException e) {
-        throw Rpcs.failure(e, what, () -> locations.invalidate(locs));
+        throw Rpcs.failure(e, what + " (" + tablet + ")", () -> locations.invalidate(locs));
       }
     });
   }
@@ -106,7 +106,7 @@ final class TabletRpc {
       locations.invalidate(locs);
       throw new NotServingTabletException(tablet == null
           ? "no tablet of table '" + locs.table() + "' is known to hold key " + Bytes.toStringBinary(key)
-          : "table '" + locs.table() + "': " + tablet);
+          : "table '" + locs.table() + "': " + tablet + " (its tablets are served again when it restarts)");
     }
     return tablet;
   }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.logbase.common.Bytes;
 import org.logbase.common.Cell;
+import org.logbase.common.ColumnCondition;
 import org.logbase.common.Row;
 
 /**
@@ -78,7 +79,10 @@ public final class Transaction implements AutoCloseable {
 
   /**
    * The rows of a scan as of the snapshot, with this transaction's own writes applied. The spec's
-   * {@code asOf} is ignored: a transaction reads its snapshot. Rows are returned as a list.
+   * {@code asOf} is ignored: a transaction reads its snapshot. Rows are returned as a list. A filter
+   * is evaluated here, on the rows merged with the transaction's writes (which may change whether
+   * a row passes), so with one the servers send every row of the range; so does a reverse scan,
+   * which is reversed here.
    */
   public List<Row> scan(String table, ScanSpec spec) {
     checkActive();
@@ -89,9 +93,17 @@ public final class Transaction implements AutoCloseable {
       }
     }
     int deletes = (int) own.stream().filter(TxnRow::isDelete).count();
-    ScanSpec.Builder b = ScanSpec.builder().start(spec.start()).end(spec.end()).columns(spec.columns())
+    ColumnCondition filter = spec.filter();
+    // The filter's column is read (and later left out) even if not asked for: rows are tested here.
+    List<String> read = spec.columns();
+    boolean extra = filter != null && !read.isEmpty() && !read.contains(filter.column());
+    if (extra) {
+      read = new ArrayList<>(read);
+      read.add(filter.column());
+    }
+    ScanSpec.Builder b = ScanSpec.builder().start(spec.start()).end(spec.end()).columns(read)
         .asOf(startTs).batchRows(spec.batchRows()).prefetchTablets(spec.prefetchTablets());
-    if (spec.limit() > 0) {
+    if (spec.limit() > 0 && spec.filter() == null && !spec.reverse()) {
       b.limit(spec.limit() + deletes); // own deletes may hide some of the rows read
     }
     TreeMap<byte[], Row> rows = new TreeMap<>(Bytes.ORDER);
@@ -100,7 +112,7 @@ public final class Transaction implements AutoCloseable {
         rows.put(r.key(), r);
       }
     }
-    List<String> cols = spec.columns().isEmpty() ? null : spec.columns();
+    List<String> cols = read.isEmpty() ? null : read;
     for (TxnRow w : own) {
       if (w.isDelete()) {
         rows.remove(w.key);
@@ -111,7 +123,17 @@ public final class Transaction implements AutoCloseable {
         }
       }
     }
-    List<Row> out = new ArrayList<>(rows.values());
+    List<Row> out = new ArrayList<>();
+    for (Row r : spec.reverse() ? rows.descendingMap().values() : rows.values()) {
+      if (filter == null) {
+        out.add(r);
+      } else if (filter.test(r)) {
+        Row asked = extra ? only(r, spec.columns()) : r;
+        if (asked != null) {
+          out.add(asked);
+        }
+      }
+    }
     return spec.limit() > 0 && out.size() > spec.limit() ? out.subList(0, spec.limit()) : out;
   }
 
@@ -185,6 +207,13 @@ public final class Transaction implements AutoCloseable {
   @Override
   public void close() {
     abort();
+  }
+
+  /** {@code row} with only these columns; null if it has none of them. */
+  private static Row only(Row row, Collection<String> columns) {
+    TreeMap<String, Cell> cells = new TreeMap<>(row.cells());
+    cells.keySet().retainAll(columns);
+    return cells.isEmpty() ? null : new Row(row.key(), cells);
   }
 
   private Row overlay(Row stored, TxnRow own, byte[] key, Collection<String> columns) {

@@ -10,9 +10,10 @@ import picocli.CommandLine.HelpCommand;
     description = "LogBase shell commands. Keys and values are UTF-8 text with \\xNN escapes for any byte;"
         + " quote arguments with spaces. Separate several commands on a line with ';'.",
     subcommands = {
-      CreateCommand.class, AlterCommand.class, DescribeCommand.class, ListCommand.class, DropCommand.class,
-      PutCommand.class, GetCommand.class, ScanCommand.class, DeleteCommand.class, BeginCommand.class,
-      CommitCommand.class, AbortCommand.class, StatusCommand.class, HelpCommand.class, ExitCommand.class
+      CreateCommand.class, AlterCommand.class, DescribeCommand.class, ListCommand.class, ExistsCommand.class,
+      TruncateCommand.class, DropCommand.class, EnableCommand.class, PutCommand.class, GetCommand.class,
+      ScanCommand.class, CountCommand.class, DeleteCommand.class, BeginCommand.class, CommitCommand.class,
+      AbortCommand.class, StatusCommand.class, VersionCommand.class, HelpCommand.class, ExitCommand.class
     })
 final class Commands implements Runnable {
   private final ShellSession session;

@@ -10,7 +10,8 @@ final class CommitCommand extends ShellCommand {
   void run() {
     long ts;
     try {
-      ts = session().endTransaction().commit();
+      // Once begun, a commit runs to its outcome: cutting it short could leave it undecided.
+      ts = session().cancellation().uninterruptibly(() -> session().endTransaction().commit());
     } catch (TransactionConflictException | TransactionAbortedException e) {
       throw new ShellException(e.getMessage() + " (nothing was written; begin again)", e);
     }

@@ -1,13 +1,9 @@
 package org.logbase.shell;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "describe", description = "Shows a table's column groups and its tablets with their servers.")
-final class DescribeCommand extends ShellCommand {
-  @Parameters(index = "0", paramLabel = "TABLE", description = "the table's name")
-  String table;
-
+final class DescribeCommand extends TableCommand {
   @Override
   void run() {
     printer().description(client().admin().describeTable(table));

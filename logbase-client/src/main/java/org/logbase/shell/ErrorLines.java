@@ -1,18 +1,19 @@
 package org.logbase.shell;
 
 import io.grpc.StatusRuntimeException;
+import org.logbase.client.ZooKeeperUnreachableException;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 
-/** Turns any failure into the one line the shell prints: {@code ERROR: <what went wrong>}. */
+/** Turns any failure into what the shell's one line {@code ERROR: <what went wrong>} says. */
 final class ErrorLines {
   private ErrorLines() {}
 
-  static String of(Throwable t) {
-    return "ERROR: " + message(t);
-  }
-
-  private static String message(Throwable t) {
+  static String message(Throwable t) {
+    if (t instanceof ZooKeeperUnreachableException) {
+      return t.getMessage() + ". Is the cluster running? Start one with bin/logbase demo, bin/start-cluster.sh or"
+          + " bin/logbase standalone, or give its ZooKeeper with --zookeeper HOST:PORT";
+    }
     if (t instanceof StatusRuntimeException s) {
       return RpcErrors.fromStatus(s, "request").getMessage();
     }

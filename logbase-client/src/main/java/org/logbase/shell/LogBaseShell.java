@@ -6,8 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.logbase.common.Config;
+import org.logbase.common.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Option;
 
 /**
@@ -15,7 +17,7 @@ import picocli.CommandLine.Option;
  * {@code -f FILE} runs a script. Exit code 0 when every command succeeded, 1 when one failed, 2
  * for invalid shell options.
  */
-@Command(name = "logbase shell", mixinStandardHelpOptions = true,
+@Command(name = "logbase shell", mixinStandardHelpOptions = true, versionProvider = LogBaseShell.VersionText.class,
     description = "LogBase admin shell: manage tables and read or write rows. Type 'help' inside for commands.")
 public final class LogBaseShell implements Callable<Integer> {
   /** Where the shell's logging configuration lives when the caller gives none. */
@@ -44,6 +46,14 @@ public final class LogBaseShell implements Callable<Integer> {
   private final PrintWriter out;
   private final PrintWriter err;
 
+  /** What --version prints. */
+  static final class VersionText implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"LogBase shell " + Version.get()};
+    }
+  }
+
   private LogBaseShell(PrintWriter out, PrintWriter err) {
     this.out = out;
     this.err = err;
@@ -64,11 +74,11 @@ public final class LogBaseShell implements Callable<Integer> {
     LogBaseShell shell = new LogBaseShell(out, err);
     CommandLine cl = new CommandLine(shell).setOut(out).setErr(err);
     cl.setParameterExceptionHandler((e, a) -> {
-      err.println("ERROR: " + e.getMessage() + " (see --help)");
+      err.println("ERROR: " + ParseErrors.message(e) + " (see --help)");
       return 2;
     });
     cl.setExecutionExceptionHandler((e, command, parsed) -> {
-      err.println(ErrorLines.of(e));
+      err.println("ERROR: " + ErrorLines.message(e));
       if (shell.debug) {
         e.printStackTrace(err);
       }
@@ -89,7 +99,7 @@ public final class LogBaseShell implements Callable<Integer> {
     if (commands == null && script == null) {
       return new InteractiveShell(config, debug).run();
     }
-    try (ShellSession session = new ShellSession(config, out, err, debug, Confirmer.NOBODY_TO_ASK)) {
+    try (ShellSession session = new ShellSession(config, out, err, debug)) {
       ScriptRunner runner = new ScriptRunner(session);
       return commands != null ? runner.runCommands(commands) : runner.runFile(script, continueOnError);
     }

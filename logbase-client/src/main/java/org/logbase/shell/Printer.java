@@ -1,22 +1,34 @@
 package org.logbase.shell;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import org.logbase.client.ClusterStatus;
+import org.logbase.client.RowVersion;
 import org.logbase.client.ServerInfo;
 import org.logbase.client.TableDescription;
 import org.logbase.client.TabletInfo;
-import org.logbase.common.Bytes;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
 import org.logbase.common.schema.ColumnGroup;
 
-/** How the shell shows results. Bytes are shown with {@link Bytes#toStringBinary}. */
+/** How the shell shows results. Keys and values are shown as {@link ByteText} writes them. */
 final class Printer {
-  private final PrintWriter out;
+  /** Server start times: local time, to the second. */
+  private static final DateTimeFormatter SINCE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneId.systemDefault());
 
-  Printer(PrintWriter out) {
+  private final PrintWriter out;
+  private final ByteText bytes;
+
+  /** @param charset what {@code out} encodes in: characters it cannot show are escaped */
+  Printer(PrintWriter out, Charset charset) {
     this.out = out;
+    this.bytes = new ByteText(charset);
   }
 
   void line(String text) {
@@ -28,12 +40,27 @@ final class Printer {
    * committed yet, show {@code @uncommitted}.
    */
   void row(Row row) {
-    String key = Bytes.toStringBinary(row.key());
-    row.cells().forEach((column, cell) -> out.println(key + "  " + column + "=" + Bytes.toStringBinary(cell.value())
+    String key = bytes.format(row.key());
+    row.cells().forEach((column, cell) -> out.println(key + "  " + column + "=" + bytes.format(cell.value())
         + "  @" + (cell.timestamp() == 0 ? "uncommitted" : HybridTimestamp.toString(cell.timestamp()))));
   }
 
-  void count(int n, String singular, String plural) {
+  /** One version of a row: a line per column it set ({@code row  column=value  @ts}), or the delete. */
+  void version(byte[] key, RowVersion v) {
+    String row = bytes.format(key);
+    String at = "  @" + HybridTimestamp.toString(v.timestamp());
+    if (v.deleted()) {
+      out.println(row + "  (deleted; group " + v.columnGroup() + ")" + at);
+    }
+    new TreeMap<>(v.columns()).forEach((column, value) -> out.println(row + "  " + column + "=" + bytes.format(value) + at));
+  }
+
+  /** A key as the shell prints it (the form it can be typed back in). */
+  String key(byte[] key) {
+    return bytes.format(key);
+  }
+
+  void count(long n, String singular, String plural) {
     out.println(n + " " + (n == 1 ? singular : plural));
   }
 
@@ -50,23 +77,42 @@ final class Printer {
     }
   }
 
-  void status(ClusterStatus s) {
-    out.println("active master: " + s.activeMaster());
-    out.println("masters: " + String.join(", ", s.masters()));
+  /**
+   * The masters, then a line per tablet server; {@code detailed} adds its counters and tablets.
+   * Counters count since the server started (a restarted server starts at zero), so that moment is
+   * shown; {@code log} is the size of all of the server's log.
+   */
+  void status(ClusterStatus s, boolean detailed) {
+    List<String> standby = s.masters().stream().filter(m -> !m.equals(s.activeMaster())).toList();
+    out.println("active master: " + (s.activeMaster().isEmpty() ? "none (an election is under way)" : s.activeMaster())
+        + (standby.isEmpty() ? "" : "; standby: " + String.join(", ", standby)));
+    long live = s.servers().stream().filter(ServerInfo::live).count();
     out.println("tables: " + s.tables());
-    out.println("servers: " + s.servers().size());
+    out.println("servers: " + s.servers().size() + (live == s.servers().size() ? "" : " (" + live + " live)"));
     for (ServerInfo server : s.servers()) {
-      out.println(String.format(Locale.ROOT, "  %s  %s  %s  tablets=%d  requests=%d  req/s=%.1f  log=%s",
-          server.serverId(), server.address(), server.live() ? "live" : "dead", server.tablets().size(),
-          server.requests(), server.requestsPerSecond(), size(server.logBytes())));
-      if (!server.tablets().isEmpty()) {
-        out.println("    " + String.join(" ", server.tablets()));
+      ServerInfo.Load load = server.load();
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %s  %s  %s  tablets=%d",
+          server.serverId(), server.address().isEmpty() ? "-" : server.address(), server.live() ? "live" : "DEAD",
+          server.tablets().size()));
+      if (load == null) {
+        line.append("  (no heartbeat from it yet)");
+      } else {
+        line.append(String.format(Locale.ROOT, "  log=%s  requests=%d  req/s=%.1f  since %s", size(load.logFileBytes()),
+            load.requests(), load.requestsPerSecond(), load.startedAt() == null ? "?" : SINCE.format(load.startedAt())));
+      }
+      out.println(line);
+      if (detailed && load != null) {
+        out.println("    appended to the log since start: " + size(load.appendedBytes()) + "; row locks held: "
+            + load.locks() + "; decisions for transactions not prepared there: " + load.unknownDecides());
+      }
+      if (detailed && !server.tablets().isEmpty()) {
+        out.println("    tablets: " + String.join(" ", server.tablets()));
       }
     }
   }
 
-  private static String bound(byte[] key, String unbounded) {
-    return key.length == 0 ? unbounded : Bytes.toStringBinary(key);
+  private String bound(byte[] key, String unbounded) {
+    return key.length == 0 ? unbounded : bytes.format(key);
   }
 
   private static String size(long bytes) {

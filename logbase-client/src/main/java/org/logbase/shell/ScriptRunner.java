@@ -39,12 +39,12 @@ final class ScriptRunner {
       throw new ShellException("cannot read script " + script + ": " + e);
     }
     boolean failed = false;
-    for (String line : lines) {
-      String statement = line.strip();
+    for (int i = 0; i < lines.size(); i++) {
+      String statement = lines.get(i).strip();
       if (statement.isEmpty() || statement.startsWith("#")) {
         continue;
       }
-      Outcome o = session.execute(statement);
+      Outcome o = session.execute(statement, script.getFileName() + " line " + (i + 1));
       if (o == Outcome.EXIT) {
         break;
       }

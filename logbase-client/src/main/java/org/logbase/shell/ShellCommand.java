@@ -22,6 +22,11 @@ abstract class ShellCommand implements Callable<Integer> {
     return TableRows.of(session(), table);
   }
 
+  /** Fails the command if the user cancelled it; for loops that may not block where an interrupt shows. */
+  void checkCancelled() {
+    session().cancellation().check();
+  }
+
   Printer printer() {
     return session().printer();
   }

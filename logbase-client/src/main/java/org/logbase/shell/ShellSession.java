@@ -1,11 +1,14 @@
 package org.logbase.shell;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Supplier;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.Transaction;
 import org.logbase.common.Config;
+import org.logbase.common.Echo;
 import picocli.CommandLine;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -23,18 +26,28 @@ final class ShellSession implements AutoCloseable {
   private final PrintWriter err;
   private final boolean debug;
   private final Confirmer confirmer;
+  private final Cancellation cancellation;
   private final Printer printer;
   private LogBaseClient client;
   private Transaction transaction;
   private boolean exitRequested;
+  private String location; // where the running statement comes from, for error lines (scripts)
 
-  ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug, Confirmer confirmer) {
+  /** For -e and -f: output in UTF-8, nobody to ask, nothing to cancel a command. */
+  ShellSession(Config config, PrintWriter out, PrintWriter err, boolean debug) {
+    this(config, out, StandardCharsets.UTF_8, err, debug, Confirmer.NOBODY_TO_ASK, Cancellation.NONE);
+  }
+
+  /** @param charset what {@code out} encodes in */
+  ShellSession(Config config, PrintWriter out, Charset charset, PrintWriter err, boolean debug, Confirmer confirmer,
+      Cancellation cancellation) {
     this.config = config;
     this.out = out;
     this.err = err;
     this.debug = debug;
     this.confirmer = confirmer;
-    this.printer = new Printer(out);
+    this.cancellation = cancellation;
+    this.printer = new Printer(out, charset);
   }
 
   LogBaseClient client() {
@@ -73,12 +86,33 @@ final class ShellSession implements AutoCloseable {
     return t;
   }
 
+  /** Whether the user cancelled the running command (Ctrl-C), and what must not be cancelled. */
+  Cancellation cancellation() {
+    return cancellation;
+  }
+
+  /** A progress line of a long command: on stderr, so that stdout keeps the results only. */
+  void progress(String line) {
+    err.println(line);
+    err.flush();
+  }
+
   boolean confirm(String question) {
     return confirmer.confirm(question);
   }
 
   void requestExit() {
     exitRequested = true;
+  }
+
+  /** Runs one statement from {@code location} (such as "setup.lb line 3"), named in its error lines. */
+  Outcome execute(String statement, String location) {
+    this.location = location;
+    try {
+      return execute(statement);
+    } finally {
+      this.location = null;
+    }
   }
 
   /** Runs one statement (one command with its arguments); errors are reported, not thrown. */
@@ -99,13 +133,27 @@ final class ShellSession implements AutoCloseable {
     }
   }
 
-  /** Prints the one-line error, and the stack trace only when debugging. */
+  /**
+   * Prints the one-line error, and the stack trace only when debugging; a command the user
+   * cancelled failed because of that, which is all there is to say.
+   */
   void report(Throwable t) {
-    err.println(ErrorLines.of(t));
+    if (cancellation.requested()) {
+      err.println("cancelled" + (transaction == null ? ""
+          : " (transaction " + transaction.startTimestamp() + " is still open)"));
+      err.flush();
+      return;
+    }
+    error(ErrorLines.message(t));
     if (debug) {
       t.printStackTrace(err);
     }
     err.flush();
+  }
+
+  /** Prints one error line: {@code ERROR: [where: ]what}. */
+  private void error(String message) {
+    err.println("ERROR: " + (location == null ? "" : location + ": ") + message);
   }
 
   private CommandLine commandLine() {
@@ -120,11 +168,12 @@ final class ShellSession implements AutoCloseable {
       return 1;
     });
     cl.setParameterExceptionHandler((e, args) -> {
-      CommandLine command = e.getCommandLine();
-      if (command == cl && e instanceof UnmatchedArgumentException) {
-        err.println("ERROR: unknown command '" + args[0] + "' (type 'help' for the list of commands)");
+      if (e.getCommandLine() == cl && e instanceof UnmatchedArgumentException) {
+        error("unknown command '" + Echo.of(args[0]) + "'"
+            + ParseErrors.didYouMean(ParseErrors.similar(args[0], cl.getSubcommands().keySet()))
+            + " (type 'help' for the list of commands)");
       } else {
-        err.println("ERROR: " + e.getMessage() + " (see 'help " + command.getCommandName() + "')");
+        error(ParseErrors.message(e));
       }
       return 2;
     });

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -21,8 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.logbase.client.fake.FakeCluster;
 import org.logbase.common.Bytes;
+import org.logbase.common.ClusterConfig;
 import org.logbase.common.ColumnNotInSchemaException;
 import org.logbase.common.HybridTimestamp;
+import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Row;
 import org.logbase.common.TableExistsException;
 import org.logbase.common.TableNotFoundException;
@@ -202,6 +205,38 @@ class ClientTest {
 
     assertEquals("H", Bytes.utf8(get.get(20, TimeUnit.SECONDS).value("name")));
     assertEquals(List.of("honey"), scan.get(20, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aTabletWhoseServerIsDownIsNamedWhenTheDeadlinePasses() {
+    Table t = createTable("downed");
+    t.put(b("honey"), Map.of("name", b("H")));
+    int middle = client.admin().describeTable("downed").tablets().get(1).tabletId();
+    cluster.orphanTablet("downed", middle);
+    try (LogBaseClient quick = LogBaseClient.connect(cluster.clientConfig().with(ClusterConfig.RPC_DEADLINE_MS, 1500))) {
+      // Used to end in "locate tablets of 'downed': deadline exceeded", from the last lookup.
+      NotServingTabletException e = assertThrows(NotServingTabletException.class, () -> quick.table("downed").get(b("honey")));
+      assertTrue(e.getMessage().startsWith("table 'downed': tablet " + middle + " [g, p) is not served: its server ts-dead"
+          + " is down"), e.getMessage());
+    } finally {
+      cluster.moveTablet("downed", middle, 0);
+    }
+  }
+
+  @Test
+  void aZooKeeperNeverReachedFailsInSecondsNamingTheAddress() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    try (LogBaseClient nowhere = LogBaseClient.connect("localhost:" + port)) {
+      long start = System.nanoTime();
+      // Used to wait the whole deadline (30 s), then throw the retriable NotActiveMasterException.
+      ZooKeeperUnreachableException e = assertThrows(ZooKeeperUnreachableException.class, () -> nowhere.admin().listTables());
+      assertTrue(e.getMessage().startsWith("cannot connect to ZooKeeper at localhost:" + port + " (tried for 5 s)"),
+          e.getMessage());
+      assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20), "gave up after the connect timeout");
+    }
   }
 
   @Test

@@ -44,7 +44,7 @@ class ShellTxnTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
     private final ShellSession shell = new ShellSession(CLUSTER.cluster().clientConfig(), new PrintWriter(out, true),
-        new PrintWriter(err, true), false, Confirmer.NOBODY_TO_ASK);
+        new PrintWriter(err, true), false);
 
     Session() {
       sessions.add(this);

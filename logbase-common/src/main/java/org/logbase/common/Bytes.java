@@ -45,4 +45,19 @@ public final class Bytes {
     return (startInclusive == null || compare(key, startInclusive) >= 0)
         && (endExclusive == null || compare(key, endExclusive) < 0);
   }
+
+  /**
+   * The end (exclusive) of the keys that start with {@code prefix}: the prefix with its last byte
+   * below 0xFF incremented and what follows it dropped; empty (unbounded) if there is none.
+   */
+  public static byte[] prefixEnd(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if ((prefix[i] & 0xFF) != 0xFF) {
+        byte[] end = Arrays.copyOf(prefix, i + 1);
+        end[i]++;
+        return end;
+      }
+    }
+    return new byte[0];
+  }
 }

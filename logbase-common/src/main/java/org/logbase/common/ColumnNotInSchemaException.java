@@ -5,7 +5,7 @@ public class ColumnNotInSchemaException extends LogBaseException {
   private static final long serialVersionUID = 1L;
 
   public ColumnNotInSchemaException(String table, String column) {
-    super("column '" + column + "' is not in the schema of table '" + table + "'");
+    super("column '" + Echo.of(column) + "' is not in the schema of table '" + Echo.of(table) + "'");
   }
 
   /** With a message as received from a server. */

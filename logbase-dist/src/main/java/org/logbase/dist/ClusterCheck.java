@@ -13,6 +13,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.logbase.common.ZkPaths;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,7 +48,8 @@ public final class ClusterCheck {
     }
   }
 
-  @Command(name = "fs", description = "A file can be written, flushed and read back under the root.")
+  @Command(name = "fs", description = "A file can be written, flushed and read back under the root"
+      + " (on HDFS once a DataNode has registered).")
   static final class Fs implements Callable<Integer> {
     @Parameters(index = "0") String root;
     @Parameters(index = "1") int seconds;
@@ -57,6 +60,13 @@ public final class ClusterCheck {
       Exception last = null;
       while (Instant.now().isBefore(deadline)) {
         try (FileSystem fs = FileSystem.newInstance(URI.create(root), new Configuration())) {
+          // A write before a DataNode registered fails, and the HDFS client logs it with stack traces.
+          if (fs instanceof DistributedFileSystem dfs
+              && (dfs.isInSafeMode() || dfs.getDataNodeStats(DatanodeReportType.LIVE).length == 0)) {
+            last = new IllegalStateException("the NameNode is in safe mode or no DataNode has registered yet");
+            Thread.sleep(250); // polling the NameNode's DataNode report; nothing to await but time
+            continue;
+          }
           Path p = new Path(root + "/.ready-check");
           try (FSDataOutputStream out = fs.create(p, true)) {
             out.write("ok".getBytes(StandardCharsets.UTF_8));

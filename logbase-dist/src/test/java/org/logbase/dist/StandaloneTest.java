@@ -91,6 +91,32 @@ class StandaloneTest {
     }
   }
 
+  @Test
+  void shellHistoryFiltersCountAndTruncateOnRealServers() throws Exception {
+    int zkPort = LocalCluster.freePort();
+    try (Standalone s = standalone(zkPort)) {
+      String zk = "localhost:" + zkPort;
+      shell(zk, 0, "create people p:name,city s:visits --splits m; put people ann name=Ann city=Paris;"
+          + " put people bob name=Bob city=Oslo; put people zoe name=Zoë city=Paris visits=3;"
+          + " put people ann city=Lyon; delete people bob; put people bob name=Bobby");
+      String[] filtered = shell(zk, 0, "scan people --filter city=Paris --columns name; scan people --filter"
+          + " 'name^=Bo'; scan people --prefix z; scan people --reverse --limit 2 --columns name");
+      assertEquals(List.of("zoe  name=Zoë", "1 row", "bob  name=Bobby", "1 row", "zoe  city=Paris",
+          "zoe  name=Zoë", "zoe  visits=3", "1 row", "zoe  name=Zoë", "bob  name=Bobby", "2 rows",
+          "(limit 2 reached; use --limit N for more)"), withoutTimestamps(filtered[0]));
+      String[] history = shell(zk, 0, "get people ann --versions 5; get people bob --versions 5 --columns name");
+      assertEquals(List.of("ann  city=Lyon", "ann  city=Paris", "ann  name=Ann", "bob  name=Bobby",
+          "bob  (deleted; group p)", "bob  name=Bob"), withoutTimestamps(history[0]));
+      String[] counted = shell(zk, 0, "count people; truncate people --yes; count people; exists people");
+      assertEquals(List.of("3 rows", "truncated table people: empty, 2 tablets", "0 rows", "table people exists"),
+          withoutTimestamps(counted[0]));
+    }
+  }
+
+  private static List<String> withoutTimestamps(String out) {
+    return out.lines().map(l -> l.replaceAll("  @\\S+$", "")).toList();
+  }
+
   /** Runs the shell with {@code -e}; returns its stdout and stderr after checking its exit code. */
   private static String[] shell(String zk, int exitCode, String commands) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -7,7 +7,6 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.logbase.rpc.ClusterStatusResponse;
-import org.logbase.rpc.ServerLoad;
 import org.logbase.rpc.ServerStatus;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
@@ -15,7 +14,7 @@ import org.logbase.rpc.TabletLocation;
 /**
  * Builds the answer to ClusterStatus from ZooKeeper (masters, active master, live servers,
  * assignments) and from the heartbeats this master received (loads). Any master can build it; a
- * standby has no heartbeats, so it reports empty loads.
+ * standby has no heartbeats, so it reports no loads.
  */
 final class ClusterStatusReport {
   private final MasterElection election;
@@ -54,12 +53,15 @@ final class ClusterStatusReport {
     for (String id : serverIds) {
       ServerLoads.Report reported = loads.latest(id).orElse(null);
       String address = live.containsKey(id) ? live.get(id) : reported == null ? "" : reported.address();
-      status.addServers(ServerStatus.newBuilder()
+      ServerStatus.Builder server = ServerStatus.newBuilder()
           .setServerId(id)
           .setAddress(address)
           .setLive(live.containsKey(id))
-          .setLoad(reported == null ? ServerLoad.getDefaultInstance() : reported.load())
-          .addAllTablets(assigned.getOrDefault(id, List.of())));
+          .addAllTablets(assigned.getOrDefault(id, List.of()));
+      if (reported != null) {
+        server.setLoad(reported.load()); // else absent: "no heartbeat yet", not zeros
+      }
+      status.addServers(server);
     }
     return status.build();
   }

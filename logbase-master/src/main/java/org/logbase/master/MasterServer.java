@@ -22,6 +22,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
+import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.Threads;
@@ -170,6 +171,7 @@ public final class MasterServer implements AutoCloseable {
   }
 
   private void serve(String host, int port) throws Exception {
+    GrpcServerLogging.install();
     createIfAbsent(paths.tables());
     createIfAbsent(paths.servers());
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))

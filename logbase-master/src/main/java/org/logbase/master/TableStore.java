@@ -15,6 +15,7 @@ import org.logbase.common.LogBaseException;
 import org.logbase.common.TableExistsException;
 import org.logbase.common.TableNotFoundException;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.schema.TableSchema;
 import org.logbase.rpc.TableMeta;
 
 /**
@@ -128,10 +129,12 @@ final class TableStore {
   }
 
   private String pathOf(String name) {
-    // Names are validated on creation; a lookup with a name no table can have must not turn into a
-    // different znode path (or a ZooKeeper path error), so refuse it here.
-    if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
-      throw new InvalidRequestException("invalid table name '" + name + "'");
+    // A lookup with a name no table can have must not turn into a different znode path, a ZooKeeper
+    // path error or an unbounded "does not exist" message: refuse it first.
+    try {
+      TableSchema.checkTableName(name);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException(e.getMessage());
     }
     return paths.table(name);
   }

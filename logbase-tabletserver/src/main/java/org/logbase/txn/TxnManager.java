@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Bytes;
 import org.logbase.common.Failures;
 import org.logbase.common.LogBaseException;
@@ -84,6 +85,16 @@ public final class TxnManager implements AutoCloseable {
   private final PrimaryResolver remote;
   private final TxnSettings settings;
   private final Map<Long, Prepared> prepared = new ConcurrentHashMap<>();
+  /**
+   * Decide requests for a transaction not prepared here (see {@link #decide}). Harmless, so they
+   * are answered OK, and counted for operators: a secondary legitimately gets Decide(commit) for a
+   * transaction it no longer holds when an in-doubt resolution through the primary decided it
+   * already, or when it restarted and recovery settled the transaction before the tablet reopened;
+   * a Decide(abort) of a transaction whose prepare never arrived (or failed) has nothing to undo.
+   * In every case nothing of the transaction is locked or pending here, and the decision changes
+   * nothing: only the primary decides, and a commit on the primary is checked against its row.
+   */
+  private final LongAdder unknownDecides = new LongAdder();
   private final ScheduledExecutorService sweeper;
 
   public TxnManager(StorageEngine engine, LockManager locks, TimestampSource clock, LocalTablets local,
@@ -216,6 +227,7 @@ public final class TxnManager implements AutoCloseable {
       if (commit && isPrimary && committedAt(startTs, primaryTable, primaryKey) != commitTs) {
         throw new TransactionAbortedException("transaction " + startTs + " was aborted before its commit arrived");
       }
+      unknownDecides.increment(); // harmless: see the field's comment
       return CompletableFuture.completedFuture(null);
     }
     return finish(p, commit ? new Outcome(true, commitTs) : Outcome.ABORTED, durability).thenApply(o -> {
@@ -476,6 +488,11 @@ public final class TxnManager implements AutoCloseable {
   /** The row locks held now. */
   public List<LockManager.Held> locks() {
     return locks.all();
+  }
+
+  /** Decide requests answered for transactions not prepared here, since start (harmless; counted). */
+  public long unknownDecides() {
+    return unknownDecides.sum();
   }
 
   @Override

@@ -2,11 +2,13 @@ package org.logbase.ycsb;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
+import java.util.concurrent.atomic.AtomicLong;
 import org.logbase.client.Durability;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.ScanSpec;
@@ -47,8 +49,13 @@ import site.ycsb.Status;
 public final class LogBaseYcsbClient extends DB {
   private static final Logger LOG = LoggerFactory.getLogger(LogBaseYcsbClient.class);
   private static final Object LOCK = new Object();
+  /** Failed operations logged one by one; after that, one line per {@link #LOG_EVERY}. */
+  private static final int LOG_FIRST = 10;
+  private static final int LOG_EVERY = 10_000;
+  private static final AtomicLong FAILURES = new AtomicLong();
   private static LogBaseClient shared;
   private static int users;
+  private static volatile String setupFailure;
 
   private Durability durability;
   private String group;
@@ -58,20 +65,28 @@ public final class LogBaseYcsbClient extends DB {
   public void init() throws DBException {
     Properties p = getProperties();
     group = p.getProperty("logbase.columngroup", "f");
-    durability = Durability.valueOf(p.getProperty("logbase.durability", "hflush").toUpperCase(java.util.Locale.ROOT));
-    try {
-      synchronized (LOCK) {
-        if (shared == null) {
-          shared = LogBaseClient.connect(clientConfig(p));
-        }
-        users++;
-        if (Boolean.parseBoolean(p.getProperty("logbase.createtable", "true"))) {
+    durability = Durability.valueOf(p.getProperty("logbase.durability", "hflush").toUpperCase(Locale.ROOT));
+    synchronized (LOCK) {
+      if (shared == null) {
+        shared = LogBaseClient.connect(clientConfig(p));
+      }
+      users++;
+      if (setupFailure == null && Boolean.parseBoolean(p.getProperty("logbase.createtable", "true"))) {
+        try {
           createTableIfMissing(p);
+        } catch (LogBaseException e) {
+          // Not a DBException: YCSB prints two stack traces per thread for one. Every operation
+          // fails instead, and ExitStatusExporter reports this and exits 1.
+          setupFailure = e.getMessage();
+          LOG.error("cannot set up LogBase: {}", setupFailure);
         }
       }
-    } catch (LogBaseException e) {
-      throw new DBException("cannot set up LogBase: " + e.getMessage(), e);
     }
+  }
+
+  /** Why the binding could not be set up (creating the table failed), or null. */
+  static String setupFailure() {
+    return setupFailure;
   }
 
   /** The client's settings: the ZooKeeper address, and any client.* or rpc.* property passed through. */
@@ -109,6 +124,9 @@ public final class LogBaseYcsbClient extends DB {
   }
 
   private Table table(String name) {
+    if (setupFailure != null) {
+      throw new LogBaseException("not set up: " + setupFailure);
+    }
     return tables.computeIfAbsent(name, shared::table);
   }
 
@@ -194,7 +212,12 @@ public final class LogBaseYcsbClient extends DB {
   }
 
   private static Status error(String op, String key, LogBaseException e) {
-    LOG.warn("{} of {} failed: {}", op, key, e.getMessage());
+    long n = FAILURES.incrementAndGet();
+    if (n <= LOG_FIRST) {
+      LOG.warn("{} of {} failed: {}", op, key, e.getMessage());
+    } else if (n % LOG_EVERY == 0) {
+      LOG.warn("{} operations failed so far; the latest: {} of {}: {}", n, op, key, e.getMessage());
+    }
     return Status.ERROR;
   }
 

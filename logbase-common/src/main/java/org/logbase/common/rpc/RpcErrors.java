@@ -4,6 +4,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.channels.ClosedChannelException;
+import org.logbase.common.Echo;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.ValueTooLargeException;
@@ -22,7 +23,8 @@ public final class RpcErrors {
       return s;
     }
     ErrorCode code = ErrorCode.of(t);
-    String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    // Bounded: a status travels in a header, and a message may quote what the caller sent.
+    String message = Echo.cut(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage(), Echo.MAX_MESSAGE);
     if (code == ErrorCode.INTERNAL) {
       message = "internal error: " + message;
     }
@@ -70,6 +72,11 @@ public final class RpcErrors {
     return e instanceof org.logbase.common.NotServingTabletException
         || e instanceof org.logbase.common.NotActiveMasterException
         || (e.getCause() instanceof StatusRuntimeException s && connectionLost(s.getStatus()));
+  }
+
+  /** Whether {@code e} is a call that ran out of time (its deadline passed). */
+  public static boolean isDeadlineExceeded(LogBaseException e) {
+    return e.getCause() instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED;
   }
 
   /**

@@ -1,7 +1,9 @@
 package org.logbase.common.schema;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A named set of columns stored together: one index per (tablet, column group), one log record per
@@ -20,6 +22,12 @@ public record ColumnGroup(int id, String name, List<String> columns) {
       throw new IllegalArgumentException("column group '" + name + "' has no columns");
     }
     columns.forEach(c -> SchemaNames.check("column", c));
+    Set<String> seen = new HashSet<>();
+    for (String c : columns) {
+      if (!seen.add(c)) {
+        throw new IllegalArgumentException("column '" + c + "' appears twice in column group '" + name + "'");
+      }
+    }
     if (id < 0) {
       throw new IllegalArgumentException("column group id must be >= 0: " + id);
     }

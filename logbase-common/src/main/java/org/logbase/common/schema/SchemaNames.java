@@ -1,6 +1,7 @@
 package org.logbase.common.schema;
 
 import java.util.regex.Pattern;
+import org.logbase.common.Echo;
 
 /** The one rule for table, column-group and column names, so shells and files can quote them safely. */
 final class SchemaNames {
@@ -11,7 +12,7 @@ final class SchemaNames {
   static void check(String what, String name) {
     if (name == null || !VALID.matcher(name).matches()) {
       throw new IllegalArgumentException(
-          "invalid " + what + " name '" + name + "': use a letter or '_' followed by up to 127 of"
+          "invalid " + what + " name '" + Echo.of(name) + "': use a letter or '_' followed by up to 127 of"
               + " [A-Za-z0-9_.-]");
     }
   }

@@ -42,6 +42,15 @@ public final class TableSchema {
     }
   }
 
+  /**
+   * Checks a table name a request gives before anything looks it up.
+   *
+   * @throws IllegalArgumentException saying what a name may be, with the name cut short
+   */
+  public static void checkTableName(String name) {
+    SchemaNames.check("table", name);
+  }
+
   public String name() {
     return name;
   }

@@ -62,4 +62,12 @@ class RpcErrorsTest {
     assertEquals(Status.Code.INTERNAL, wire.getStatus().getCode());
     assertTrue(RpcErrors.fromStatus(wire, "x").getMessage().contains("internal error"));
   }
+
+  @Test
+  void aLongMessageIsCutToABoundedStatus() {
+    StatusRuntimeException s = RpcErrors.toStatus(new TableNotFoundException("table '" + "x".repeat(50_000) + "' does not exist"));
+    String description = s.getStatus().getDescription();
+    assertTrue(description.length() < 1100 && description.endsWith("(50023 characters)"), description);
+    assertInstanceOf(TableNotFoundException.class, RpcErrors.fromStatus(s, "test"));
+  }
 }

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
 import org.logbase.common.Config;
 import org.logbase.common.HybridTimestamp;
@@ -48,8 +47,9 @@ public final class StorageDemo implements java.util.concurrent.Callable<Integer>
       new ColumnGroup(1, "stats", List.of("visits", "score"))));
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "ROOT",
-      description = "Where the server's files go: a file:// or hdfs:// URI or a local path (default: ./run/demo).")
-  String root = "run/demo";
+      description = "Where the server's files go: a file:// or hdfs:// URI or a local path, new or empty, or an"
+          + " earlier storage demo's (default: ./run/storage-demo). Any other directory is refused, never deleted.")
+  String root = "run/storage-demo";
 
   @Option(names = "--writers", description = "Writer threads in the process that gets killed (default: ${DEFAULT-VALUE}).")
   int writers = 8;
@@ -57,7 +57,7 @@ public final class StorageDemo implements java.util.concurrent.Callable<Integer>
   @Option(names = "--acks", description = "Acknowledged writes after which that process kills itself (default: ${DEFAULT-VALUE}).")
   int acks = 5000;
 
-  @Option(names = "--keep", description = "Keep the data of an earlier run instead of starting empty.")
+  @Option(names = "--keep", description = "Keep the data of an earlier storage demo run instead of starting empty.")
   boolean keep;
 
   @Option(names = "--config", paramLabel = "FILE",
@@ -74,10 +74,15 @@ public final class StorageDemo implements java.util.concurrent.Callable<Integer>
   public Integer call() throws Exception {
     URI uri = root.contains("://") ? URI.create(root) : new File(root).getAbsoluteFile().toURI();
     Configuration hadoop = new Configuration();
-    if (!keep) {
-      try (FileSystem fs = LogFileSystems.open(uri, hadoop)) {
-        fs.delete(new Path(uri), true);
+    try (FileSystem fs = LogFileSystems.open(uri, hadoop)) {
+      if (keep) {
+        DemoRoot.prepareKept(fs, uri);
+      } else {
+        DemoRoot.prepareEmpty(fs, uri);
       }
+    } catch (IllegalStateException e) {
+      System.err.println("storage demo: " + e.getMessage());
+      return 2;
     }
     TabletDescriptor users = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
     TabletDescriptor people = new TabletDescriptor(PEOPLE, 0, null, null);

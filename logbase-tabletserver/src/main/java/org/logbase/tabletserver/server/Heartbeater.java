@@ -13,7 +13,6 @@ import org.logbase.common.ZkPaths;
 import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.rpc.MasterServiceGrpc;
-import org.logbase.rpc.ServerLoad;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,11 +66,6 @@ final class Heartbeater implements AutoCloseable {
       LOG.warn("{} (will keep trying)", what);
       warned = true;
     }
-  }
-
-  static ServerLoad load(int tablets, long requests, double perSecond, long logBytes, int locks) {
-    return ServerLoad.newBuilder().setTablets(tablets).setRequests(requests).setRequestsPerSecond(perSecond)
-        .setLogBytes(logBytes).setLocks(locks).build();
   }
 
   @Override

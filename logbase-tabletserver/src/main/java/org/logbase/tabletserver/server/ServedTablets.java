@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.logbase.common.Echo;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
@@ -38,7 +39,7 @@ final class ServedTablets implements AutoCloseable {
     Tablet t = engine.registry().snapshot().find(ref.getTable(), ref.getTabletId());
     if (t == null) {
       throw new NotServingTabletException(
-          "this server does not serve tablet " + ref.getTabletId() + " of table '" + ref.getTable() + "'");
+          "this server does not serve tablet " + ref.getTabletId() + " of table '" + Echo.of(ref.getTable()) + "'");
     }
     return t;
   }

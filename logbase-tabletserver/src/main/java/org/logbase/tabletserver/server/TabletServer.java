@@ -21,7 +21,9 @@ import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.rpc.HeartbeatRequest;
+import org.logbase.rpc.ServerLoad;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
 import org.logbase.client.LogBaseClient;
@@ -67,6 +69,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private Server rpc;
   private CuratorFramework zk;
   private Heartbeater heartbeater;
+  private LogFileSize logFileSize;
   private ServedTablets tablets;
   private LogBaseClient cluster;
   private TxnManager txns;
@@ -153,8 +156,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     tablets = new ServedTablets(engine);
 
     int sessionMs = config.getInt(ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS);
+    // A connection attempt may not outlast a session (Curator warns, and uses the session timeout).
     zk = CuratorFrameworkFactory.newClient(config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"),
-        sessionMs, 15_000, new ExponentialBackoffRetry(200, 5));
+        sessionMs, Math.min(15_000, sessionMs), new ExponentialBackoffRetry(200, 5));
     zk.start();
     if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
       throw new IOException("could not connect to ZooKeeper at " + config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"));
@@ -166,6 +170,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, txnSettings.apply(TxnSettings.from(config)));
     service = new TabletServiceImpl(tablets, txns, writeStats);
+    GrpcServerLogging.install();
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
@@ -181,6 +186,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     });
 
     long[] last = {0, System.nanoTime()};
+    long startedMs = System.currentTimeMillis();
+    logFileSize = new LogFileSize(serverRoot);
     heartbeater = new Heartbeater(zk, paths, id, address, () -> {
       long now = System.nanoTime();
       long requests = service.requests();
@@ -188,8 +195,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       last[0] = requests;
       last[1] = now;
       return HeartbeatRequest.newBuilder()
-          .setLoad(Heartbeater.load(tablets.count(), requests, perSecond, engine.logStats().bytes(),
-              txns.locks().size()))
+          .setLoad(ServerLoad.newBuilder().setTablets(tablets.count()).setRequests(requests)
+              .setRequestsPerSecond(perSecond).setLogBytes(engine.logStats().bytes()).setLocks(txns.locks().size())
+              .setLogFileBytes(logFileSize.bytes()).setStartedMs(startedMs).setUnknownDecides(txns.unknownDecides()))
           .addAllServing(tablets.serving());
     });
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
@@ -230,6 +238,13 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }
     if (heartbeater != null) {
       heartbeater.close();
+    }
+    if (logFileSize != null) {
+      try {
+        logFileSize.close();
+      } catch (IOException e) {
+        LOG.warn("closing the file system of the log's size failed: {}", e.toString());
+      }
     }
     if (rpc != null) {
       rpc.shutdown();

@@ -3,12 +3,12 @@ package org.logbase.tabletserver.server;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
+import org.logbase.common.Echo;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.Row;
@@ -71,6 +71,10 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       Tablet t = tablets.find(req.getTablet());
       if (req.getAsOf() != 0) {
         txns.awaitReadable(t.descriptor().schema().id(), req.getKey().toByteArray(), req.getAsOf());
+      }
+      if (req.getVersions() != 0) {
+        return RowVersions.read(t, req.getKey().toByteArray(), columns(req.getColumnsList()), asOf(req.getAsOf()),
+            req.getVersions());
       }
       Row row = t.get(req.getKey().toByteArray(), columns(req.getColumnsList()), asOf(req.getAsOf()));
       return row == null ? GetResponse.newBuilder().setFound(false).build()
@@ -195,79 +199,35 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       byte[] from = req.getStartKey().isEmpty() ? t.descriptor().startKey() : req.getStartKey().toByteArray();
       byte[] to = req.getEndKey().isEmpty() ? t.descriptor().endKey() : req.getEndKey().toByteArray();
       txns.awaitRangeReadable(t.descriptor().schema().id(), from, to, asOf);
-      pump = new ScanPump(t, call, req.getStartKey().isEmpty() ? null : req.getStartKey().toByteArray(),
-          req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray(), columns(req.getColumnsList()), asOf,
-          req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+      RowFilter filter = req.hasFilter() ? RowFilter.of(t.descriptor().schema(), req.getFilter()) : RowFilter.ALL;
+      byte[] start = req.getStartKey().isEmpty() ? null : req.getStartKey().toByteArray();
+      byte[] end = req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray();
+      RowBatches rows;
+      if (req.getReverse()) {
+        if (req.getLimit() < 1 || req.getLimit() > ReverseBatches.MAX_LIMIT) {
+          throw new InvalidRequestException("a reverse scan needs a limit of 1 to " + ReverseBatches.MAX_LIMIT
+              + " rows (it keeps them in memory), not " + req.getLimit());
+        }
+        rows = new ReverseBatches(new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
+            Long.MAX_VALUE, batchRows), req.getLimit(), batchRows, call::isCancelled);
+      } else {
+        rows = new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
+            req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+      }
+      pump = new ScanPump(call, rows);
     } catch (RuntimeException e) {
       Calls.fail(out, e);
       return;
     }
-    // Flow control: produce a batch only when the client can take it.
     call.setOnReadyHandler(pump::run);
     pump.run();
-  }
-
-  /** Streams a tablet's rows batch by batch while the call is ready; gRPC serialises its runs. */
-  private static final class ScanPump implements Runnable {
-    private final Tablet tablet;
-    private final ServerCallStreamObserver<ScanBatch> call;
-    private final byte[] end;
-    private final List<String> columns;
-    private final long asOf;
-    private final int batchRows;
-    private byte[] start;
-    private long left;
-    private boolean done;
-
-    ScanPump(Tablet tablet, ServerCallStreamObserver<ScanBatch> call, byte[] start, byte[] end, List<String> columns,
-        long asOf, long limit, int batchRows) {
-      this.tablet = tablet;
-      this.call = call;
-      this.start = start;
-      this.end = end;
-      this.columns = columns;
-      this.asOf = asOf;
-      this.left = limit;
-      this.batchRows = batchRows;
-    }
-
-    @Override
-    public void run() {
-      try {
-        while (!done && call.isReady() && !call.isCancelled()) {
-          int want = (int) Math.min(batchRows, left);
-          List<Row> rows = tablet.scan(start, end, columns, asOf, want);
-          if (!rows.isEmpty()) {
-            ScanBatch.Builder b = ScanBatch.newBuilder();
-            rows.forEach(r -> b.addRows(RowProtos.toProto(r)));
-            call.onNext(b.build());
-            left -= rows.size();
-            start = successor(rows.get(rows.size() - 1).key());
-          }
-          if (rows.size() < want || left == 0) {
-            done = true;
-            call.onCompleted();
-          }
-        }
-      } catch (Exception e) {
-        done = true;
-        if (!call.isCancelled()) {
-          Calls.fail(call, e);
-        }
-      }
-    }
-  }
-
-  /** The smallest key after {@code key}. */
-  private static byte[] successor(byte[] key) {
-    return Arrays.copyOf(key, key.length + 1);
   }
 
   private static Map<String, byte[]> values(List<ColumnValue> cols) {
     Map<String, byte[]> m = new LinkedHashMap<>();
     for (ColumnValue c : cols) {
       if (m.put(c.getColumn(), c.getValue().toByteArray()) != null) {
-        throw new InvalidRequestException("column '" + c.getColumn() + "' appears twice in one write");
+        throw new InvalidRequestException("column '" + Echo.of(c.getColumn()) + "' appears twice in one write");
       }
     }
     return m;

@@ -9,17 +9,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.OutputStream;
+import java.io.StringWriter;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.LogManager;
+import java.util.logging.LogRecord;
+import org.apache.log4j.Logger;
+import org.apache.log4j.PatternLayout;
+import org.apache.log4j.WriterAppender;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -35,8 +49,20 @@ import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.BadConnectionLog;
+import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.common.rpc.RpcErrors;
+import org.logbase.client.LogBaseClient;
+import org.logbase.client.Put;
+import org.logbase.client.RowVersion;
+import org.logbase.client.ScanSpec;
+import org.logbase.client.Scanner;
+import org.logbase.client.ServerInfo;
+import org.logbase.client.Table;
+import org.logbase.client.TableDefinition;
+import org.logbase.common.Row;
 import org.logbase.rpc.ColumnValue;
+import org.logbase.rpc.DecideRequest;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
 import org.logbase.rpc.PutRequest;
@@ -63,6 +89,18 @@ class TabletServerTest {
         .with(ClusterConfig.ZK_CONNECT, zkServer.getConnectString())
         .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000), "localhost", 0,
         new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+    startServer();
+    // Through the master, which would close a tablet of a table it does not know.
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      client.admin().createTable(TableDefinition.builder("users")
+          .columnGroup("profile", "name", "email").columnGroup("stats", "visits", "score").build(),
+          "t".getBytes(StandardCharsets.UTF_8));
+    }
+    Await.until(Duration.ofSeconds(30), "the master opens tablet 0 on the server", () -> serves(USERS0));
+  }
+
+  /** Starts ts1 on the test's root and connects {@link #data} to it. */
+  void startServer() throws Exception {
     server = new TabletServer();
     server.id = "ts1";
     server.port = 0;
@@ -71,17 +109,164 @@ class TabletServerTest {
         .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000)
         .with(ClusterConfig.FS_ROOT, dir.toUri().toString())
         .with(ClusterConfig.RPC_MAX_MESSAGE_BYTES, "1m")
-        .with("tablet.value.max.bytes", "64k"));
+        .with("tablet.value.max.bytes", "64k")
+        .with(TabletServer.HEARTBEAT_MS, 200));
     channel = NettyChannelBuilder.forTarget("localhost:" + server.port()).usePlaintext()
         .maxInboundMessageSize(8 << 20).build();
     data = TabletServiceGrpc.newBlockingStub(channel);
-    // Through the master, which would close a tablet of a table it does not know.
-    try (org.logbase.client.LogBaseClient client = org.logbase.client.LogBaseClient.connect(zkServer.getConnectString())) {
-      client.admin().createTable(org.logbase.client.TableDefinition.builder("users")
-          .columnGroup("profile", "name", "email").columnGroup("stats", "visits", "score").build(),
-          "t".getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** ts1 as the master reports it once a heartbeat satisfying {@code reported} arrived. */
+  ServerInfo.Load reportedLoad(LogBaseClient client, Predicate<ServerInfo.Load> reported) {
+    ServerInfo.Load[] load = {null};
+    Await.until(Duration.ofSeconds(30), "a heartbeat of ts1 that the test waits for", () -> {
+      load[0] = client.admin().clusterStatus().servers().stream().filter(s -> s.serverId().equals("ts1"))
+          .map(ServerInfo::load).filter(l -> l != null && reported.test(l)).findFirst().orElse(null);
+      return load[0] != null;
+    });
+    return load[0];
+  }
+
+  @Test
+  void aRestartedServerReportsItsWholeLogAndWhenItsCountersStarted() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      data.put(put(String.format("r%04d", i), "name", new byte[100]).build());
     }
-    Await.until(Duration.ofSeconds(30), "the master opens tablet 0 on the server", () -> serves(USERS0));
+    Instant restart = Instant.now();
+    channel.shutdownNow();
+    server.close();
+    startServer();
+    Await.until(Duration.ofSeconds(30), "ts1 serves users/0 again", () -> serves(USERS0));
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      ServerInfo.Load load = reportedLoad(client, l -> !l.startedAt().isBefore(restart.truncatedTo(ChronoUnit.MILLIS)));
+      // status used to show log=0 B: the bytes appended since the restart.
+      assertTrue(load.logFileBytes() > 200 * 100, "the restarted server's log holds the 200 rows: " + load);
+      assertTrue(load.appendedBytes() < load.logFileBytes(), load.toString());
+    }
+  }
+
+  @Test
+  void inputEchoedInErrorsIsCutShortAndBadNamesAreInvalid() throws Exception {
+    String longName = "t".repeat(8000);
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      // Used to end in INTERNAL (RST_STREAM): the "does not exist" status was too large for a header.
+      InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> client.admin().describeTable(longName));
+      assertTrue(e.getMessage().contains("invalid table name 'ttt") && e.getMessage().contains("(8000 characters)"),
+          e.getMessage());
+      assertTrue(e.getMessage().length() < 400, e.getMessage());
+    }
+    StatusRuntimeException notServed = assertThrows(StatusRuntimeException.class, () -> data.get(GetRequest.newBuilder()
+        .setTablet(TabletRef.newBuilder().setTable(longName)).setKey(bytes("k")).build()));
+    assertEquals(Status.Code.FAILED_PRECONDITION, notServed.getStatus().getCode());
+    assertTrue(notServed.getStatus().getDescription().length() < 400, notServed.getStatus().getDescription());
+    StatusRuntimeException badColumn = assertThrows(StatusRuntimeException.class,
+        () -> data.put(put("k", "c".repeat(20_000), new byte[1]).build()));
+    assertEquals(Status.Code.INVALID_ARGUMENT, badColumn.getStatus().getCode());
+    assertTrue(badColumn.getStatus().getDescription().length() < 400, badColumn.getStatus().getDescription());
+  }
+
+  @Test
+  void versionsOfARowComeNewestFirstWithDeletes() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      Table users = client.table("users");
+      byte[] k = "h".getBytes(StandardCharsets.UTF_8);
+      long v1 = users.put(k, Map.of("name", utf8("v1"), "visits", utf8("1")));
+      long v2 = users.put(k, Map.of("name", utf8("v2")));
+      long deleted = users.delete(k);
+      long v3 = users.put(k, Map.of("email", utf8("e3")));
+
+      List<RowVersion> all = users.versions(k, List.of(), 0, 10);
+      assertEquals(List.of("profile@" + v3 + " email=e3", "profile@" + deleted + " deleted",
+          "stats@" + deleted + " deleted", "profile@" + v2 + " name=v2", "profile@" + v1 + " name=v1",
+          "stats@" + v1 + " visits=1"), all.stream().map(TabletServerTest::show).toList());
+      assertEquals(List.of("profile@" + v3 + " email=e3", "stats@" + deleted + " deleted"),
+          users.versions(k, null, 0, 1).stream().map(TabletServerTest::show).toList());
+      assertEquals(List.of("profile@" + v2 + " name=v2", "profile@" + v1 + " name=v1"),
+          users.versions(k, List.of("name"), deleted - 1, 5).stream().map(TabletServerTest::show).toList());
+      assertThrows(InvalidRequestException.class, () -> users.versions(k, null, 0, 1001));
+      assertThrows(ColumnNotInSchemaException.class, () -> users.versions(k, List.of("nope"), 0, 2));
+    }
+  }
+
+  private static String show(RowVersion v) {
+    StringBuilder s = new StringBuilder(v.columnGroup() + "@" + v.timestamp());
+    if (v.deleted()) {
+      s.append(" deleted");
+    }
+    new TreeMap<>(v.columns()).forEach((c, value) -> s.append(' ').append(c).append('=')
+        .append(new String(value, StandardCharsets.UTF_8)));
+    return s.toString();
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aValueFilterRunsOnTheServerAndCountsTowardsTheLimit() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      Table users = client.table("users");
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        puts.add(Put.of(utf8(String.format("f%04d", i)), Map.of("name", utf8(i % 1000 == 7 ? "seven" : "n" + i),
+            "email", utf8(i % 2 == 0 ? "even@x" : "odd@x"))));
+      }
+      users.batchPut(puts);
+      long before = server.requestsServed();
+      List<String> sevens = keys(users, ScanSpec.builder().keyPrefix(utf8("f")).valueEquals("name", utf8("seven"))
+          .batchRows(100).columns("email"));
+      assertEquals(List.of("f0007", "f1007", "f2007"), sevens);
+      assertEquals(1, server.requestsServed() - before, "one scan request; the 2,997 other rows stayed on the server");
+      assertEquals(List.of("f0000", "f0002"), keys(users, ScanSpec.builder().keyPrefix(utf8("f"))
+          .valuePrefix("email", utf8("even")).limit(2)));
+      try (Scanner s = users.scan(ScanSpec.builder().keyPrefix(utf8("f1007")).valueEquals("name", utf8("seven"))
+          .columns("email").build())) {
+        Row r = s.next();
+        assertEquals(List.of("email"), List.copyOf(r.cells().keySet()), "the filter's column is not returned");
+      }
+      assertThrows(ColumnNotInSchemaException.class, () -> keys(users, ScanSpec.builder().valueEquals("nope", utf8("x"))));
+    }
+  }
+
+  @Test
+  void aReverseScanReturnsTheLastRowsLastFirstAcrossTablets() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      Table users = client.table("users");
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        puts.add(Put.of(utf8(String.format("k%04d", i)), Map.of("name", utf8(i % 2 == 0 ? "even" : "odd"))));
+      }
+      for (int i = 0; i < 10; i++) { // beyond the split key "t": the second tablet
+        puts.add(Put.of(utf8("u00" + i), Map.of("name", utf8("u"))));
+      }
+      users.batchPut(puts);
+      // Forwards, the limit holds across tablets (a tablet streamed ahead had its own limit).
+      assertEquals(13, keys(users, ScanSpec.builder().start(utf8("k0090")).limit(13).batchRows(4)).size());
+      assertEquals(List.of("u009", "u008", "u007", "u006", "u005", "u004", "u003", "u002", "u001", "u000", "k0099",
+          "k0098", "k0097"), keys(users, ScanSpec.builder().reverse(true).limit(13).batchRows(4)));
+      assertEquals(List.of("k0098", "k0096", "k0094"), keys(users, ScanSpec.builder().end(utf8("t")).reverse(true)
+          .limit(3).valueEquals("name", utf8("even"))));
+      assertEquals(List.of("k0003", "k0002", "k0001", "k0000"), keys(users, ScanSpec.builder().keyPrefix(utf8("k"))
+          .end(utf8("k0004")).reverse(true).limit(50)));
+      assertThrows(IllegalArgumentException.class, () -> ScanSpec.builder().reverse(true).build());
+    }
+  }
+
+  private static List<String> keys(Table t, ScanSpec.Builder spec) {
+    try (Scanner s = t.scan(spec.build())) {
+      return s.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).toList();
+    }
+  }
+
+  @Test
+  void aDecideForATransactionNeverPreparedHereIsAnsweredAndCounted() throws Exception {
+    // A secondary whose transaction was settled through the primary gets such decides: harmless.
+    data.decide(DecideRequest.newBuilder().setStartTs(12345).setCommit(true).setCommitTs(12346)
+        .setPrimaryTable("users").setPrimaryKey(bytes("elsewhere")).build());
+    data.decide(DecideRequest.newBuilder().setStartTs(12347).setCommit(false).build());
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      assertEquals(2, reportedLoad(client, l -> l.unknownDecides() > 0 && l.requests() >= 2).unknownDecides());
+    }
   }
 
   boolean serves(TabletRef tablet) {
@@ -245,6 +430,47 @@ class TabletServerTest {
     data.put(put("still", "name", "up".getBytes(StandardCharsets.UTF_8)).build());
     assertEquals("up", data.get(GetRequest.newBuilder().setTablet(USERS0).setKey(bytes("still")).build())
         .getRow().getCells(0).getValue().toStringUtf8());
+  }
+
+  @Test
+  void eachBadConnectionIsOneRateLimitedLineNotAStackTrace() throws Exception {
+    // What gRPC's own logging (java.util.logging) still passes on, and what LogBase logs instead.
+    var grpcConnections = LogManager.getLogManager().getLogger(
+        "io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport.connections");
+    List<LogRecord> passedOn = new CopyOnWriteArrayList<>();
+    Handler handler = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        passedOn.add(record);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    StringWriter lines = new StringWriter();
+    WriterAppender appender = new WriterAppender(new PatternLayout("%m%n"), lines);
+    Logger.getLogger(BadConnectionLog.class).addAppender(appender);
+    grpcConnections.addHandler(handler);
+    try {
+      long before = GrpcServerLogging.badConnections();
+      for (int i = 0; i < 30; i++) {
+        try (Socket s = new Socket("localhost", server.port())) {
+          s.getOutputStream().write("GET / HTTP/1.1\r\n\r\ngarbage".getBytes(StandardCharsets.ISO_8859_1));
+        }
+      }
+      Await.until("the server noticed 30 bad connections", () -> GrpcServerLogging.badConnections() >= before + 30);
+      // Each used to write a "Transport failed" stack trace of some 20 lines.
+      assertEquals(List.of(), passedOn.stream().map(LogRecord::getMessage).toList());
+      List<String> logged = lines.toString().lines().toList();
+      assertTrue(logged.size() <= 10, "at most ten lines a minute: " + logged);
+      assertTrue(logged.stream().allMatch(l -> l.startsWith("bad connection closed (") && !l.contains("\tat ")), logged.toString());
+    } finally {
+      grpcConnections.removeHandler(handler);
+      Logger.getLogger(BadConnectionLog.class).removeAppender(appender);
+    }
   }
 
   @Test

@@ -1,0 +1,90 @@
+package org.logbase.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.common.Version;
+import org.logbase.shell.FakeShellCluster.Result;
+
+/** What the shell says about mistakes, and how it prints text: issue #13's findings, one test each. */
+@Timeout(60)
+class ShellMessagesTest {
+  @RegisterExtension static final FakeShellCluster CLUSTER = new FakeShellCluster();
+
+  @Test
+  void aColumnTwiceInOneGroupIsNamedAsSuch() {
+    Result r = CLUSTER.shell("-e", "create t3 g:a,a");
+    assertEquals(1, r.code());
+    assertEquals("ERROR: column 'a' appears twice in column group 'g'\n", r.err());
+  }
+
+  @Test
+  void versionPrintsTheVersion() {
+    Result r = CLUSTER.shell("--version");
+    assertEquals(0, r.code(), r.err());
+    assertFalse(Version.get().equals("unknown"), "the build records the version");
+    assertEquals("LogBase shell " + Version.get() + "\n", r.out());
+  }
+
+  @Test
+  void scriptErrorsNameTheLine(@TempDir Path dir) throws Exception {
+    Path script = dir.resolve("setup.lb");
+    Files.writeString(script, "# comment\n\ncreate lines g:c\nget lines k extra\n");
+    Result r = CLUSTER.shell("-f", script.toString());
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("ERROR: setup.lb line 4: unexpected argument 'extra'"), r.err());
+  }
+
+  @Test
+  void parseErrorsAreInTheShellsWordsWithTheUsage() {
+    Result extra = CLUSTER.shell("-e", "get users alice bob");
+    assertEquals("ERROR: unexpected argument 'bob' (quote a value that holds spaces); usage: get [--as-of=TS|ISO-INSTANT]"
+        + " [--columns=COLUMN[,COLUMN...]]... TABLE ROW\n", extra.err().replaceAll("\\[--versions=N\\] ", ""));
+    Result option = CLUSTER.shell("-e", "scan users --limt 3");
+    assertTrue(option.err().startsWith("ERROR: unknown option '--limt'; did you mean '--limit'?"), option.err());
+    for (Result r : new Result[] {extra, option}) {
+      assertFalse(r.err().contains("Unmatched") || r.err().contains("index"), r.err());
+    }
+    Result command = CLUSTER.shell("-e", "descibe users");
+    assertEquals("ERROR: unknown command 'descibe'; did you mean 'describe'? (type 'help' for the list of commands)\n",
+        command.err());
+  }
+
+  @Test
+  void utf8PrintsAsTextAndOutputCanBePastedBack() {
+    Result r = CLUSTER.shell("-e", "create texts g:name,note; put texts 'é' name='Zoë B' note='it''s'; get texts é;"
+        + " put texts k2 note='a;b' name=\\x00\\xC3; get texts k2");
+    assertEquals(0, r.code(), r.err());
+    List<String> cells = r.lines().stream().map(l -> l.replaceAll("  @\\S+$", "")).toList();
+    assertTrue(cells.containsAll(List.of("é  name='Zoë B'", "é  note=its", "k2  name=\\x00\\xC3", "k2  note='a;b'")),
+        r.out());
+  }
+
+  @Test
+  void withNoClusterTheShellSaysWhereItLookedAndWhatToStart() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LogBaseShell.run(new String[] {"--zookeeper", "localhost:" + port, "-e", "list"},
+        new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+    Result r = new Result(code, "", err.toString(StandardCharsets.UTF_8));
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("ERROR: cannot connect to ZooKeeper at localhost:" + port + " (tried for 5 s)"), r.err());
+    assertTrue(r.err().contains("Start one with bin/logbase demo"), r.err());
+  }
+}

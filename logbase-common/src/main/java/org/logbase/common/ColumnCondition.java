@@ -1,0 +1,36 @@
+package org.logbase.common;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A scan's filter: the rows whose {@code column} holds exactly {@code value}, or with {@code prefix}
+ * a value starting with it. Tablet servers evaluate it (rows that fail it are not sent); a
+ * transaction evaluates it on rows merged with its own writes.
+ */
+public record ColumnCondition(String column, byte[] value, boolean prefix) {
+  public ColumnCondition {
+    Objects.requireNonNull(column, "column");
+    value = value.clone();
+  }
+
+  /** Whether {@code row} has the column, with a value this condition accepts. */
+  public boolean test(Row row) {
+    byte[] v = row.value(column);
+    if (v == null) {
+      return false;
+    }
+    return prefix ? v.length >= value.length && Arrays.equals(v, 0, value.length, value, 0, value.length)
+        : Arrays.equals(v, value);
+  }
+
+  @Override
+  public byte[] value() {
+    return value.clone();
+  }
+
+  @Override
+  public String toString() {
+    return column + (prefix ? " starts with " : " = ") + Bytes.toStringBinary(value);
+  }
+}
