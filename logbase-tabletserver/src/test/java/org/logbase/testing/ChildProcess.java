@@ -10,11 +10,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
-import org.logbase.tabletserver.demo.Ack;
 
 /**
- * A child JVM on this JVM's classpath whose stdout is recorded line by line in this process, so its
- * acknowledgements outlive it; killed with a real {@code kill -9}.
+ * A child JVM on this JVM's classpath whose stdout is recorded line by line in this process, so what
+ * it printed (its acknowledgements, say) outlives it; killed with a real {@code kill -9}.
  */
 public final class ChildProcess implements AutoCloseable {
   private final Process process;
@@ -77,17 +76,18 @@ public final class ChildProcess implements AutoCloseable {
     }
   }
 
-  /** Waits until the child printed at least n acknowledgements. */
-  public void awaitAcks(int n, Duration timeout) throws InterruptedException {
+  /** Waits until the child printed at least {@code n} lines that satisfy the condition. */
+  public void awaitCount(Predicate<String> condition, int n, Duration timeout) throws InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     synchronized (lines) {
-      while (acks().size() < n) {
+      long seen;
+      while ((seen = lines.stream().filter(condition).count()) < n) {
         if (!process.isAlive() && !reader.isAlive()) {
-          throw new AssertionError("child exited before " + n + " acknowledgements; see its log");
+          throw new AssertionError("child exited after " + seen + " of " + n + " awaited lines; see its log");
         }
         long left = Duration.between(Instant.now(), deadline).toMillis();
         if (left <= 0) {
-          throw new AssertionError("only " + acks().size() + " acknowledgements before the deadline");
+          throw new AssertionError("only " + seen + " of " + n + " awaited lines before the deadline");
         }
         lines.wait(Math.min(left, 500));
       }
@@ -102,19 +102,6 @@ public final class ChildProcess implements AutoCloseable {
     }
     process.waitFor();
     reader.join(Duration.ofSeconds(30).toMillis());
-  }
-
-  public List<Ack> acks() {
-    synchronized (lines) {
-      List<Ack> out = new ArrayList<>();
-      for (String l : lines) {
-        Ack a = Ack.parse(l);
-        if (a != null) {
-          out.add(a);
-        }
-      }
-      return out;
-    }
   }
 
   /** Every line the child printed so far. */

@@ -1,4 +1,4 @@
-package org.logbase.tabletserver;
+package org.logbase.dist.storagedemo;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,13 +10,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.common.Config;
+import org.logbase.dist.storagedemo.CheckedValues.Kind;
 import org.logbase.log.Durability;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
-import org.logbase.tabletserver.demo.Ack;
-import org.logbase.tabletserver.demo.AckVerifier;
-import org.logbase.tabletserver.demo.CheckedValues;
-import org.logbase.tabletserver.demo.CheckedValues.Kind;
+import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.StorageEngine;
 
 /** The crash test's checker must be able to fail: it catches lost, changed and half-visible writes. */
 class AckVerifierTest {

@@ -1,4 +1,4 @@
-package org.logbase.tabletserver.demo;
+package org.logbase.dist.storagedemo;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

@@ -1,4 +1,4 @@
-package org.logbase.tabletserver.demo;
+package org.logbase.dist.storagedemo;
 
 /**
  * An acknowledged write, as the writer prints it ({@code ACK key seq kind ts}) for a process outside

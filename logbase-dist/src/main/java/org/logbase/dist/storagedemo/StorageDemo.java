@@ -1,4 +1,4 @@
-package org.logbase.tabletserver.demo;
+package org.logbase.dist.storagedemo;
 
 import org.logbase.common.Row;
 import static org.logbase.common.Bytes.utf8;

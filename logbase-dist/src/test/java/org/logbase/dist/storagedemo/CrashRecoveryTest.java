@@ -1,4 +1,4 @@
-package org.logbase.tabletserver;
+package org.logbase.dist.storagedemo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,13 +16,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.logbase.common.Config;
+import org.logbase.dist.storagedemo.CheckedValues.Kind;
 import org.logbase.log.LogDamage;
 import org.logbase.recovery.RecoveryReport;
 import org.logbase.tablet.TabletDescriptor;
-import org.logbase.tabletserver.demo.Ack;
-import org.logbase.tabletserver.demo.AckVerifier;
-import org.logbase.tabletserver.demo.CheckedValues;
-import org.logbase.tabletserver.demo.CrashWriter;
+import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.ChildProcess;
 import org.logbase.testing.MiniHdfs;
 
@@ -63,12 +63,12 @@ class CrashRecoveryTest {
     try (ChildProcess child = new ChildProcess(CrashWriter.class, dir.resolve("child-" + System.nanoTime() + ".log").toFile(),
         args.toArray(String[]::new))) {
       if (point.equals("none")) {
-        child.awaitAcks(2000, TIMEOUT);
+        child.awaitCount(l -> Ack.parse(l) != null, 2000, TIMEOUT);
       } else {
         child.await(l -> l.equals("CRASHPOINT " + point), TIMEOUT);
       }
       child.kill9();
-      return child.acks();
+      return child.lines().stream().map(Ack::parse).filter(Objects::nonNull).toList();
     }
   }
 

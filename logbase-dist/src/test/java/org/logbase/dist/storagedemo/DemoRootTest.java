@@ -1,4 +1,4 @@
-package org.logbase.tabletserver.demo;
+package org.logbase.dist.storagedemo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.logbase.tabletserver.demo;
+package org.logbase.dist.storagedemo;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
