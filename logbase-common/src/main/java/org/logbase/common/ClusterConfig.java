@@ -4,6 +4,8 @@ package org.logbase.common;
 public final class ClusterConfig {
   /** ZooKeeper connect string, e.g. {@code localhost:2181}. */
   public static final String ZK_CONNECT = "zookeeper.connect";
+  /** Default ZooKeeper when the configuration names none: a local single server. */
+  public static final String DEFAULT_ZK_CONNECT = "localhost:2181";
   /** Root znode of this cluster. */
   public static final String ZK_ROOT = "zookeeper.root";
   /** Session timeout; a process whose session expires is considered dead. */

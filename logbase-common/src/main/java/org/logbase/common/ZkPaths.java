@@ -61,6 +61,11 @@ public final class ZkPaths {
     return root + "/table-ids";
   }
 
+  /** The next data-file id not handed out yet (an i64; tablet servers take blocks of it). */
+  public String fileIds() {
+    return root + "/file-ids";
+  }
+
   /** The timestamp oracle's bound: no timestamp at or above it has been handed out (decimal). */
   public String timestampBound() {
     return root + "/timestamp-bound";

@@ -7,8 +7,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.logbase.common.ZooKeeperClients;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -113,8 +112,6 @@ public final class ClusterCheck {
 
   /** A started ZooKeeper client for readiness checks (the caller closes it). */
   public static CuratorFramework client(String connect) {
-    CuratorFramework zk = CuratorFrameworkFactory.newClient(connect, 10_000, 5_000, new ExponentialBackoffRetry(200, 3));
-    zk.start();
-    return zk;
+    return ZooKeeperClients.start(connect, 10_000);
   }
 }

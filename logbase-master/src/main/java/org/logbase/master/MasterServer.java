@@ -19,14 +19,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
 import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.Threads;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.ZooKeeperClients;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -46,11 +45,8 @@ import picocli.CommandLine.Option;
  */
 public final class MasterServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterServer.class);
-  /** Default ZooKeeper when the configuration names none: a local single server. */
-  public static final String DEFAULT_ZK_CONNECT = "localhost:2181";
   /** Deadline of OpenTablet and CloseTablet calls to tablet servers. */
   static final Duration TABLET_COMMAND_DEADLINE = Duration.ofSeconds(30);
-  private static final Duration ZK_CONNECT_WAIT = Duration.ofSeconds(30);
   private static final Duration RPC_DRAIN = Duration.ofSeconds(2);
 
   private final CuratorFramework zk;
@@ -103,7 +99,7 @@ public final class MasterServer implements AutoCloseable {
   /** {@link #start(Config, String, int, PrintStream)} with the timestamp oracle's wall clock given (tests). */
   static MasterServer start(Config config, String host, int port, PrintStream out, LongSupplier wallMillis)
       throws Exception {
-    CuratorFramework zk = connect(config);
+    CuratorFramework zk = ZooKeeperClients.connect(config);
     MasterServer master = null;
     try {
       master = new MasterServer(config, zk, out, wallMillis);
@@ -146,27 +142,6 @@ public final class MasterServer implements AutoCloseable {
 
   /** The ZooKeeper client, for tests that expire its session. */
   CuratorFramework zookeeper() {
-    return zk;
-  }
-
-  private static CuratorFramework connect(Config config) throws InterruptedException {
-    String connect = config.getString(ClusterConfig.ZK_CONNECT, DEFAULT_ZK_CONNECT);
-    int sessionTimeoutMs = config.getInt(
-        ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS);
-    CuratorFramework zk = CuratorFrameworkFactory.builder()
-        .connectString(connect)
-        .sessionTimeoutMs(sessionTimeoutMs)
-        // One attempt waits at most a session timeout; a master that cannot reach ZooKeeper for
-        // longer has lost its session anyway.
-        .connectionTimeoutMs(sessionTimeoutMs)
-        .retryPolicy(new ExponentialBackoffRetry(100, 3))
-        .build();
-    zk.start();
-    if (!zk.blockUntilConnected((int) ZK_CONNECT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-      zk.close();
-      throw new IllegalStateException("cannot reach ZooKeeper at " + connect + " within "
-          + ZK_CONNECT_WAIT.toSeconds() + " s (setting " + ClusterConfig.ZK_CONNECT + ")");
-    }
     return zk;
   }
 

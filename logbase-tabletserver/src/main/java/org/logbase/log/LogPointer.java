@@ -1,9 +1,10 @@
 package org.logbase.log;
 
 /**
- * Where a record lives, packed for the index: a pointer long {@code (segment << 32) | offset} and a
- * meta int {@code (flags << 28) | frameLength}. Two primitives per index entry instead of an object
- * keep the index lean.
+ * Where a record lives, packed for the index: a pointer long {@code (file id << 32) | offset} and a
+ * meta int {@code (flags << 28) | frameLength}. The file id is cluster-wide ({@link
+ * org.logbase.files.FileIds}), so a pointer means the same on every server. Two primitives per index
+ * entry instead of an object keep the index lean.
  */
 public final class LogPointer {
   /** Frames are at most 2^28 - 1 bytes (256 MiB), well above any configured record limit. */
@@ -44,6 +45,6 @@ public final class LogPointer {
   }
 
   public static String toString(long pointer, int meta) {
-    return "seg " + segment(pointer) + " @" + offset(pointer) + " len " + frameLength(meta);
+    return "file " + segment(pointer) + " @" + offset(pointer) + " len " + frameLength(meta);
   }
 }

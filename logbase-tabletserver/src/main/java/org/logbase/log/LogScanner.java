@@ -14,8 +14,13 @@ public final class LogScanner {
     void accept(AppendedRecord record) throws IOException;
   }
 
-  /** What a scan read. */
-  public record Result(long records, long bytes, long maxLsn, long maxTimestamp, int segments) {}
+  /**
+   * What a scan read.
+   *
+   * @param records records handed to the sink (decoded)
+   * @param skipped row versions the filter did not want, passed over without decoding their columns
+   */
+  public record Result(long records, long skipped, long bytes, long maxLsn, long maxTimestamp, int segments) {}
 
   private LogScanner() {}
 
@@ -38,8 +43,19 @@ public final class LogScanner {
   public static Result scan(
       FileSystem fs, Path dir, LogPosition from, LogPosition to, int maxFrameBytes, Consumer<LogDamage> damage,
       RecordSink sink) throws IOException {
+    return scan(fs, dir, from, to, maxFrameBytes, damage, SegmentScanner.RowFilter.ALL, sink);
+  }
+
+  /**
+   * Like {@link #scan(FileSystem, Path, LogPosition, LogPosition, int, Consumer, RecordSink)}, handing
+   * the sink only the row versions {@code filter} wants (and every record that is not a row version).
+   */
+  public static Result scan(
+      FileSystem fs, Path dir, LogPosition from, LogPosition to, int maxFrameBytes, Consumer<LogDamage> damage,
+      SegmentScanner.RowFilter filter, RecordSink sink) throws IOException {
     List<Long> segments = SegmentFiles.list(fs, dir);
     long count = 0;
+    long skipped = 0;
     long bytes = 0;
     long maxLsn = 0;
     long maxTs = 0;
@@ -53,7 +69,8 @@ public final class LogScanner {
       }
       long offset = seg == from.segment() ? from.offset() : 0;
       read++;
-      try (SegmentScanner s = SegmentScanner.open(fs, dir, seg, offset, maxFrameBytes, damage)) {
+      long end = to != null && seg == to.segment() ? to.offset() : Long.MAX_VALUE;
+      try (SegmentScanner s = SegmentScanner.open(fs, dir, seg, offset, end, maxFrameBytes, damage, filter)) {
         AppendedRecord r;
         while ((r = s.next()) != null) {
           if (to != null && seg == to.segment() && LogPointer.offset(r.pointer()) >= to.offset()) {
@@ -65,8 +82,12 @@ public final class LogScanner {
           maxTs = Math.max(maxTs, r.record().timestamp());
           sink.accept(r);
         }
+        skipped += s.skipped();
+        // Records passed over count too: the log continues above every LSN and timestamp in it.
+        maxLsn = Math.max(maxLsn, s.lastLsn());
+        maxTs = Math.max(maxTs, s.skippedMaxTimestamp());
       }
     }
-    return new Result(count, bytes, maxLsn, maxTs, read);
+    return new Result(count, skipped, bytes, maxLsn, maxTs, read);
   }
 }

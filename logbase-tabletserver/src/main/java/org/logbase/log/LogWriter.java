@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.files.FileIds;
 import org.logbase.common.LogUnavailableException;
 import org.logbase.common.Threads;
 import org.logbase.common.ValueTooLargeException;
@@ -95,18 +97,21 @@ public final class LogWriter implements Closeable {
   private volatile long records;
 
   private LogWriter(
-      FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment, Listener listener) {
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, FileIds ids, BiConsumer<Long, Path> created,
+      Listener listener) throws IOException {
     this.dir = dir;
     this.config = config;
     this.listener = listener;
-    this.log = new SegmentedLog(fs, dir, config, firstLsn, firstSegment);
+    List<Long> existing = SegmentFiles.list(fs, dir);
+    this.log = new SegmentedLog(fs, dir, config, firstLsn, existing.isEmpty() ? 0 : existing.get(existing.size() - 1),
+        ids, created);
     this.thread = Threads.newDaemon("log-writer-" + dir.getName(), this::run);
     this.acker = Threads.newDaemon("log-acker-" + dir.getName(), this::acknowledge);
   }
 
   /**
-   * Opens a writer that continues the log in {@code dir} with a new segment numbered after every
-   * existing one.
+   * Opens a writer that continues the log in {@code dir} with a new segment whose id is above every
+   * existing one's, counted in memory (a log no other process allocates file ids for: tests, tools).
    *
    * @param firstLsn the LSN of the first record this writer appends (one above the highest in the
    *     log)
@@ -114,10 +119,22 @@ public final class LogWriter implements Closeable {
   public static LogWriter open(
       FileSystem fs, Path dir, LogConfig config, long firstLsn, Listener listener)
       throws IOException {
-    fs.mkdirs(dir);
     List<Long> existing = SegmentFiles.list(fs, dir);
-    long first = existing.isEmpty() ? 1 : existing.get(existing.size() - 1) + 1;
-    LogWriter w = new LogWriter(fs, dir, config, firstLsn, first, listener);
+    return open(fs, dir, config, firstLsn, FileIds.after(existing.isEmpty() ? 0 : existing.get(existing.size() - 1)),
+        (id, path) -> { }, listener);
+  }
+
+  /**
+   * Opens a writer that continues the log in {@code dir} with a new segment.
+   *
+   * @param ids where segment ids come from: above every existing segment's, increasing
+   * @param created told of every segment file created (its id and path) before a record is written to it
+   */
+  public static LogWriter open(
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, FileIds ids, BiConsumer<Long, Path> created,
+      Listener listener) throws IOException {
+    fs.mkdirs(dir);
+    LogWriter w = new LogWriter(fs, dir, config, firstLsn, ids, created, listener);
     w.log.open();
     w.acker.start();
     w.thread.start();

@@ -98,6 +98,30 @@ public final class RecordCodec {
     return decodeChecked(buf, offset, frameLength, where);
   }
 
+  /** The fields a scan routes by, read from a checked frame without decoding its columns. */
+  public record Header(RecordType type, long lsn, long timestamp, int tableId, byte[] key) {}
+
+  /**
+   * Reads a checked frame's header up to its key; null if it does not parse (the caller then decodes
+   * it whole and reports why).
+   */
+  static Header peek(byte[] buf, int offset, int frameLength) {
+    try {
+      ByteBuffer b = ByteBuffer.wrap(buf, offset + FRAME_HEADER_BYTES, frameLength - FRAME_HEADER_BYTES);
+      b.get();
+      RecordType type = RecordType.fromCode(b.get());
+      b.getShort();
+      long lsn = b.getLong();
+      long ts = b.getLong();
+      b.getLong(); // transaction id
+      int table = b.getInt();
+      b.position(b.position() + 8); // tablet id, column group id
+      return type == null ? null : new Header(type, lsn, ts, table, getBytes(b));
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
   /** Decodes a frame whose length and CRC the caller has checked already. */
   static LogRecord decodeChecked(byte[] buf, int offset, int frameLength, Object where) {
     try {

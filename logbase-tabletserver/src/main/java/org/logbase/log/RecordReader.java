@@ -1,26 +1,18 @@
 package org.logbase.log;
 
-import java.io.Closeable;
-import java.io.EOFException;
 import java.io.IOException;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.logbase.common.CorruptRecordException;
+import org.logbase.files.FileRegistry;
 
 /**
- * Positioned reads of single records. Keeps one open stream per segment; positioned reads on it are
- * safe from many threads at once (HDFS pread, RawLocalFileSystem's channel reads).
+ * Positioned reads of single records, by pointer, from whichever data file the pointer names
+ * (through the {@link FileRegistry}: this server's log, or files another server wrote).
  */
-public final class RecordReader implements Closeable {
-  private final FileSystem fs;
-  private final Path dir;
-  private final ConcurrentHashMap<Long, FSDataInputStream> streams = new ConcurrentHashMap<>();
+public final class RecordReader {
+  private final FileRegistry files;
 
-  public RecordReader(FileSystem fs, Path dir) {
-    this.fs = fs;
-    this.dir = dir;
+  public RecordReader(FileRegistry files) {
+    this.files = files;
   }
 
   /**
@@ -35,42 +27,9 @@ public final class RecordReader implements Closeable {
 
   /** The raw frame bytes at {@code pointer}, unchecked. */
   public byte[] readFrame(long pointer, int frameLength) throws IOException {
-    long segment = LogPointer.segment(pointer);
-    long offset = LogPointer.offset(pointer);
     byte[] frame = new byte[frameLength];
-    try {
-      stream(segment).readFully(offset, frame);
-    } catch (EOFException e) {
-      // A stream opened while the segment was shorter may not see later flushed bytes: reopen once.
-      FSDataInputStream stale = streams.remove(segment);
-      if (stale != null) {
-        stale.close();
-      }
-      stream(segment).readFully(offset, frame);
-    }
+    files.readFully(LogPointer.segment(pointer), LogPointer.offset(pointer), frame);
     return frame;
-  }
-
-  /** Closes the stream of a segment that is going away (compaction, tablet moves). */
-  public void forget(long segment) throws IOException {
-    FSDataInputStream s = streams.remove(segment);
-    if (s != null) {
-      s.close();
-    }
-  }
-
-  private FSDataInputStream stream(long segment) throws IOException {
-    FSDataInputStream s = streams.get(segment);
-    if (s != null) {
-      return s;
-    }
-    FSDataInputStream opened = fs.open(SegmentFiles.path(dir, segment));
-    FSDataInputStream raced = streams.putIfAbsent(segment, opened);
-    if (raced != null) {
-      opened.close();
-      return raced;
-    }
-    return opened;
   }
 
   /** Names a place in the log for an error message; the string is built only if one is needed. */
@@ -83,26 +42,17 @@ public final class RecordReader implements Closeable {
 
     @Override
     public String toString() {
-      return SegmentFiles.path(dir, LogPointer.segment(pointer)) + " offset " + LogPointer.offset(pointer);
+      long file = LogPointer.segment(pointer);
+      String where = files.knows(file) ? file + " (" + pathOf(file) + ")" : Long.toString(file);
+      return "file " + where + " offset " + LogPointer.offset(pointer);
     }
-  }
 
-  @Override
-  public void close() throws IOException {
-    IOException first = null;
-    for (Long seg : streams.keySet()) {
+    private String pathOf(long file) {
       try {
-        forget(seg);
+        return files.path(file).toString();
       } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
+        return "unknown path";
       }
-    }
-    if (first != null) {
-      throw first;
     }
   }
 }

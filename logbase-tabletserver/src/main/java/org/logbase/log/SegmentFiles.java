@@ -1,6 +1,5 @@
 package org.logbase.log;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -11,11 +10,14 @@ import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.files.FileRegistry;
+import org.logbase.files.SharedPaths;
 
 /**
- * Names, lists and heads segment files. A segment is {@code seg-<20-digit number>.log} in the log
- * directory and starts with a 20-byte header: magic "LBSG", format version, segment number, and a
- * CRC32C of those 16 bytes.
+ * Names, lists and heads segment files. A segment is {@code seg-<20-digit file id>.log} in the log
+ * directory and starts with a 20-byte header: magic "LBSG", format version, file id, and a CRC32C of
+ * those 16 bytes. File ids are unique in the cluster ({@link org.logbase.files.FileIds}) and increase
+ * within one log, so a log's segments sorted by id are in log order.
  */
 public final class SegmentFiles {
   public static final int HEADER_BYTES = 20;
@@ -38,13 +40,7 @@ public final class SegmentFiles {
   /** Segment numbers in the directory, ascending; empty if the directory does not exist. */
   public static List<Long> list(FileSystem fs, Path logDir) throws IOException {
     List<Long> out = new ArrayList<>();
-    FileStatus[] files;
-    try {
-      files = fs.listStatus(logDir);
-    } catch (FileNotFoundException e) {
-      return out;
-    }
-    for (FileStatus f : files) {
+    for (FileStatus f : SharedPaths.list(fs, logDir)) {
       long n = number(f.getPath().getName());
       if (n >= 0) {
         out.add(n);
@@ -52,6 +48,15 @@ public final class SegmentFiles {
     }
     out.sort(null);
     return out;
+  }
+
+  /** Makes every segment of the log in {@code logDir} known to the registry; returns their ids. */
+  public static List<Long> register(FileRegistry files, FileSystem fs, Path logDir) throws IOException {
+    List<Long> ids = list(fs, logDir);
+    for (long id : ids) {
+      files.register(id, path(logDir, id));
+    }
+    return ids;
   }
 
   public static byte[] header(long segment) {

@@ -20,23 +20,40 @@ import org.logbase.common.CorruptRecordException;
 public final class SegmentScanner implements Closeable {
   private static final int CHUNK_BYTES = 4 << 20;
 
+  /**
+   * Which row versions a scan wants, judged from the frame header alone: the others are passed over
+   * without decoding their columns. Records that are not row versions (decisions, PREPARE) are
+   * always returned.
+   */
+  @FunctionalInterface
+  public interface RowFilter {
+    RowFilter ALL = (table, key) -> true;
+
+    boolean wanted(int tableId, byte[] key);
+  }
+
   private final FSDataInputStream in;
   private final long segment;
   private final long length;
   private final int maxFrameBytes;
   private final Consumer<LogDamage> damage;
   private final String name;
+  private final RowFilter filter;
 
   private byte[] buf = new byte[CHUNK_BYTES];
   private long bufStart;
   private int bufLen;
   private long pos;
   private long lastLsn;
+  private long skipped;
+  private long skippedMaxTimestamp;
   private boolean ended;
 
   private SegmentScanner(
-      FSDataInputStream in, long segment, long length, int maxFrameBytes, Consumer<LogDamage> damage, String name) {
+      FSDataInputStream in, long segment, long length, int maxFrameBytes, Consumer<LogDamage> damage, String name,
+      RowFilter filter) {
     this.in = in;
+    this.filter = filter;
     this.segment = segment;
     this.length = length;
     this.maxFrameBytes = maxFrameBytes;
@@ -51,6 +68,17 @@ public final class SegmentScanner implements Closeable {
   public static SegmentScanner open(
       FileSystem fs, Path dir, long segment, long offset, int maxFrameBytes, Consumer<LogDamage> damage)
       throws IOException {
+    return open(fs, dir, segment, offset, Long.MAX_VALUE, maxFrameBytes, damage, RowFilter.ALL);
+  }
+
+  /**
+   * Like {@link #open(FileSystem, Path, long, long, int, Consumer)}, returning only the row versions
+   * {@code filter} wants, and reading nothing at or after offset {@code end} (a batch boundary: a
+   * live log's writer may be appending beyond it).
+   */
+  public static SegmentScanner open(
+      FileSystem fs, Path dir, long segment, long offset, long end, int maxFrameBytes, Consumer<LogDamage> damage,
+      RowFilter filter) throws IOException {
     Path p = SegmentFiles.path(dir, segment);
     FSDataInputStream in = fs.open(p);
     long length = fs.getFileStatus(p).getLen();
@@ -58,7 +86,8 @@ public final class SegmentScanner implements Closeable {
       // A file whose writer died before closing it reports only its finished blocks in its status.
       length = Math.max(length, h.getVisibleLength());
     }
-    SegmentScanner s = new SegmentScanner(in, segment, length, maxFrameBytes, damage, p.toString());
+    length = Math.min(length, end);
+    SegmentScanner s = new SegmentScanner(in, segment, length, maxFrameBytes, damage, p.toString(), filter);
     try {
       s.start(offset);
     } catch (IOException | RuntimeException e) {
@@ -95,6 +124,16 @@ public final class SegmentScanner implements Closeable {
         return null;
       }
       int frameLength = validFrameAt(pos);
+      if (frameLength > 0 && filter != RowFilter.ALL) {
+        RecordCodec.Header h = RecordCodec.peek(buf, (int) (pos - bufStart), frameLength);
+        if (h != null && h.type().isRowVersion() && !filter.wanted(h.tableId(), h.key())) {
+          pos += frameLength;
+          lastLsn = h.lsn();
+          skippedMaxTimestamp = Math.max(skippedMaxTimestamp, h.timestamp());
+          skipped++;
+          continue;
+        }
+      }
       if (frameLength > 0) {
         AppendedRecord r = decodeAt(pos, frameLength);
         pos += frameLength;
@@ -113,6 +152,21 @@ public final class SegmentScanner implements Closeable {
 
   public long segment() {
     return segment;
+  }
+
+  /** The LSN of the last valid frame read, returned or passed over. */
+  public long lastLsn() {
+    return lastLsn;
+  }
+
+  /** The largest timestamp of the row versions passed over. */
+  public long skippedMaxTimestamp() {
+    return skippedMaxTimestamp;
+  }
+
+  /** Row versions passed over by the filter, undecoded. */
+  public long skipped() {
+    return skipped;
   }
 
   /** Length of a valid frame at {@code p}, or 0 if the bytes there are not one. */

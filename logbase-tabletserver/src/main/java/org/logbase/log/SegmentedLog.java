@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Threads;
+import org.logbase.files.FileIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +33,10 @@ final class SegmentedLog implements Closeable {
   private final Path dir;
   private final LogConfig config;
   private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("log-segment-closer"));
+  private final FileIds ids;
+  private final BiConsumer<Long, Path> created;
   private long nextLsn;
-  private long nextSegment;
+  private long lastSegment;
   private SegmentFile current;
 
   // Statistics, written by the writing thread only.
@@ -41,12 +45,20 @@ final class SegmentedLog implements Closeable {
   private volatile long rolls;
   private volatile long retries;
 
-  SegmentedLog(FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment) {
+  /**
+   * @param lastSegment the id of the log's newest segment (0: none): new ones must be above it
+   * @param ids segment ids: above every segment of this log already written, increasing
+   * @param created told of each segment created (its id and path) before a record goes into it
+   */
+  SegmentedLog(FileSystem fs, Path dir, LogConfig config, long firstLsn, long lastSegment, FileIds ids,
+      BiConsumer<Long, Path> created) {
+    this.lastSegment = lastSegment;
     this.fs = fs;
     this.dir = dir;
     this.config = config;
     this.nextLsn = firstLsn;
-    this.nextSegment = firstSegment;
+    this.ids = ids;
+    this.created = created;
   }
 
   /** Opens the first segment. */
@@ -127,7 +139,7 @@ final class SegmentedLog implements Closeable {
       rolls++;
     } catch (IOException e) {
       // The next batch finds no open segment and goes through the retry path.
-      LOG.warn("opening segment {} failed; the next write will retry", nextSegment - 1, e);
+      LOG.warn("opening segment {} failed; the next write will retry", lastSegment, e);
     }
     // Closing an HDFS file waits for the NameNode to see its last block (up to ~0.4 s); everything
     // in it is flushed and acknowledged already, so writers need not wait for that.
@@ -141,17 +153,22 @@ final class SegmentedLog implements Closeable {
   }
 
   private SegmentFile createNext() throws IOException {
-    long number = nextSegment++;
+    long number = ids.next();
+    if (number <= lastSegment) {
+      throw new IOException("file id " + number + " is not above the log's last segment " + lastSegment);
+    }
+    lastSegment = number;
     long blockSize = (config.segmentBytes() + config.maxBatchBytes() + BLOCK_ROUNDING - 1) / BLOCK_ROUNDING
         * BLOCK_ROUNDING;
     SegmentFile s = SegmentFile.create(fs, dir, number, blockSize);
+    created.accept(number, s.path());
     LOG.info("log segment {} opened: {}", number, s.path());
     return s;
   }
 
   /** The segment written to now (or the last one tried). */
   long segmentNumber() {
-    return current != null ? current.number() : nextSegment - 1;
+    return current != null ? current.number() : lastSegment;
   }
 
   long bytes() {

@@ -11,48 +11,49 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.logbase.common.Config;
 import org.logbase.common.Threads;
+import org.logbase.rpc.CheckpointEdit;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier.Watermark;
+import org.logbase.tablet.TabletDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides when to checkpoint: an index that took {@value #UPDATES} updates, or has had no
- * checkpoint for {@value #INTERVAL_MS} ms, is checkpointed by a background thread (an index without
- * updates only gets a new manifest, see {@link CheckpointStore#write}); {@link
- * #checkpointAll} does every index on request. One checkpoint runs at a time.
+ * Decides when to checkpoint a tablet: when it has none yet, when one of its indexes took {@value
+ * #UPDATES} updates, or when it has had no checkpoint for {@value #INTERVAL_MS} ms (an idle index
+ * keeps its file; only the manifest moves forward, see {@link TabletCheckpoints#write}). A background
+ * thread checks once a second; {@link #checkpointAll} does every tablet on request. One checkpoint
+ * runs at a time.
  */
 public final class Checkpointer implements Closeable {
   public static final String UPDATES = "checkpoint.updates";
   public static final String INTERVAL_MS = "checkpoint.interval.ms";
   private static final Logger LOG = LoggerFactory.getLogger(Checkpointer.class);
 
-  private final CheckpointStore store;
-  private final Supplier<Collection<GroupIndex>> indexes;
+  private final TabletCheckpoints checkpoints;
+  private final Supplier<Collection<GroupIndex[]>> tablets;
   private final Supplier<Watermark> watermark;
   private final long updateThreshold;
   private final long intervalNanos;
   private final ScheduledExecutorService timer;
 
   /**
-   * @param indexes the indexes of the open tablets, read anew for every round
+   * @param tablets the indexes of each open tablet (by column-group id), read anew for every round
    * @param watermark how far the indexes are complete (the live applier's)
    */
-  public Checkpointer(CheckpointStore store, Supplier<Collection<GroupIndex>> indexes, Supplier<Watermark> watermark,
-      Config c) {
-    this.store = store;
-    this.indexes = indexes;
+  public Checkpointer(TabletCheckpoints checkpoints, Supplier<Collection<GroupIndex[]>> tablets,
+      Supplier<Watermark> watermark, Config c) {
+    this.checkpoints = checkpoints;
+    this.tablets = tablets;
     this.watermark = watermark;
     this.updateThreshold = c.getLong(UPDATES, 1_000_000);
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(c.getLong(INTERVAL_MS, 600_000));
     this.timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("checkpointer"));
   }
 
-  /** Checkpoints the given indexes now (a tablet closing, so its next owner replays little). */
-  public synchronized void checkpoint(Collection<GroupIndex> some) throws IOException {
-    for (GroupIndex gi : some) {
-      store.write(gi, watermark.get());
-    }
+  /** Checkpoints one tablet now (it is closing, so its next owner replays little). */
+  public synchronized CheckpointEdit checkpoint(GroupIndex[] groups) throws IOException {
+    return checkpoints.write(descriptor(groups), groups, watermark.get());
   }
 
   /** Starts the background checks (once a second). */
@@ -60,28 +61,49 @@ public final class Checkpointer implements Closeable {
     timer.scheduleWithFixedDelay(this::checkDue, 1, 1, TimeUnit.SECONDS);
   }
 
-  /** Checkpoints every index now; returns the manifests written. */
-  public synchronized List<CheckpointManifest> checkpointAll() throws IOException {
-    List<CheckpointManifest> out = new ArrayList<>();
-    for (GroupIndex gi : indexes.get()) {
-      out.add(store.write(gi, watermark.get()));
+  /** Checkpoints every tablet now; returns the checkpoints now newest. */
+  public synchronized List<CheckpointEdit> checkpointAll() throws IOException {
+    List<CheckpointEdit> out = new ArrayList<>();
+    for (GroupIndex[] groups : tablets.get()) {
+      out.add(checkpoint(groups));
     }
     return out;
   }
 
   private synchronized void checkDue() {
-    for (GroupIndex gi : indexes.get()) {
-      long updates = gi.updatesSinceCheckpoint();
-      // Idle indexes are due by time too: their checkpoint is moved forward without a rewrite.
-      if (updates >= updateThreshold || gi.nanosSinceCheckpoint() >= intervalNanos) {
-        try {
-          store.write(gi, watermark.get());
-        } catch (IOException | RuntimeException e) {
-          // The log still holds everything; a failed checkpoint only makes recovery longer.
-          LOG.warn("checkpoint of {} failed; will retry", gi, e);
+    for (GroupIndex[] groups : tablets.get()) {
+      if (Thread.currentThread().isInterrupted()) {
+        return; // closing: the rest waits for the next start
+      }
+      TabletDescriptor d = descriptor(groups);
+      try {
+        if (isDue(groups) || !checkpoints.hasCheckpoint(d)) {
+          checkpoint(groups);
         }
+      } catch (IOException | RuntimeException e) {
+        // The log still holds everything; a failed checkpoint only makes recovery longer.
+        LOG.warn("checkpoint of {} failed; will retry", d, e);
       }
     }
+  }
+
+  private boolean isDue(GroupIndex[] groups) {
+    for (GroupIndex gi : groups) {
+      // Idle indexes are due by time too: their checkpoint is moved forward without a rewrite.
+      if (gi != null && (gi.updatesSinceCheckpoint() >= updateThreshold || gi.nanosSinceCheckpoint() >= intervalNanos)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static TabletDescriptor descriptor(GroupIndex[] groups) {
+    for (GroupIndex gi : groups) {
+      if (gi != null) {
+        return gi.tablet();
+      }
+    }
+    throw new IllegalArgumentException("a tablet without column groups");
   }
 
   @Override

@@ -10,50 +10,54 @@ import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
 import org.logbase.log.SegmentFiles;
 import org.logbase.log.SegmentScanner;
-import org.logbase.tablet.TabletDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A server's recovery on start: fences its log, rebuilds the tablets it is given ({@link Replay}),
- * and finds where the log continues (next LSN and segment). Tablets opened later are rebuilt by a
- * {@link Replay} of their own, which the storage engine joins to the live path.
+ * A server's recovery on start: fences its log, replays it to the end for the tablets whose tails
+ * are in it ({@link Replay}), and finds where the log continues (next LSN, the first file id a new
+ * segment may have). Tablets opened later are rebuilt by a {@link Replay} of their own, which the
+ * storage engine joins to the live path.
  */
 public final class LogRecovery {
   private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
   private static final Duration FENCE_TIMEOUT = Duration.ofSeconds(60);
 
-  /** The rebuilt state a server starts serving from, and where its log continues. */
+  /**
+   * The rebuilt state a server starts serving from, and where its log continues.
+   *
+   * @param nextSegment above every segment of the log: a position in it is before every new record
+   */
   public record Result(Replay replay, long nextLsn, long maxTimestamp, long nextSegment) {}
 
   private LogRecovery() {}
 
-  /**
-   * Recovers a server's log on start: fences it, rebuilds the given tablets to the end of the log,
-   * and finds where the log continues.
-   *
-   * @param useCheckpoints false forces a full replay (benchmarks compare the two)
-   */
-  public static Result recover(
-      FileSystem fs, Path logDir, CheckpointStore checkpoints, List<TabletDescriptor> tablets, LogConfig config,
-      boolean useCheckpoints) throws IOException {
+  /** Fences the log in {@code logDir} (a previous incarnation may hold its last segment open). */
+  public static List<Long> fence(FileSystem fs, Path logDir) throws IOException {
     List<Long> segments = SegmentFiles.list(fs, logDir);
     for (long s : segments) {
-      // A previous incarnation of this server may still hold the last segment open.
       LogFileSystems.fence(fs, SegmentFiles.path(logDir, s), FENCE_TIMEOUT);
     }
-    int removed = checkpoints.removeTemporaryFiles();
-    if (removed > 0) {
-      LOG.info("removed {} temporary checkpoint files left by a crash", removed);
-    }
-    Replay r = Replay.fromCheckpoints(fs, logDir, checkpoints, tablets, config, useCheckpoints);
-    r.scanTo(null);
-    LOG.info("{}", r.report());
-    long[] tail = tablets.isEmpty() ? lastLsnAndTimestamp(fs, logDir, segments, config) : new long[] {0, 0};
-    long maxLsn = Math.max(r.maxLsn(), tail[0]);
-    long maxTs = Math.max(r.maxTimestamp(), tail[1]);
+    return segments;
+  }
+
+  /**
+   * Recovers a server's log on start: fences it, runs the replay to the end of the log, and finds
+   * where the log continues.
+   *
+   * @param replay the tablets whose tails are in this log, checkpoints loaded
+   * @param anyTablets whether the replay has tablets (without, the log's last LSN is read directly)
+   */
+  public static Result recover(FileSystem fs, Path logDir, Replay replay, boolean anyTablets, LogConfig config)
+      throws IOException {
+    List<Long> segments = fence(fs, logDir);
+    replay.scanTo(null);
+    LOG.info("{}", replay.report());
+    long[] tail = anyTablets ? new long[] {0, 0} : lastLsnAndTimestamp(fs, logDir, segments, config);
+    long maxLsn = Math.max(replay.maxLsn(), tail[0]);
+    long maxTs = Math.max(replay.maxTimestamp(), tail[1]);
     long nextSegment = segments.isEmpty() ? 1 : segments.get(segments.size() - 1) + 1;
-    return new Result(r, maxLsn + 1, maxTs, nextSegment);
+    return new Result(replay, maxLsn + 1, maxTs, nextSegment);
   }
 
   /** LSN and largest timestamp of the newest segment holding a record: where a log with no tablets continues. */

@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.common.schema.ColumnGroup;
-import org.logbase.index.BLinkTree;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogDamage;
@@ -25,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rebuilds the indexes of some tablets: the newest valid checkpoint of each (tablet, column group),
- * then a redo of the log from the oldest position any of them covers (every index skipping what its
- * checkpoint already holds); without checkpoints, from the start of the log.
+ * Rebuilds the indexes of some tablets whose tails are in one log: the newest usable checkpoint of
+ * each ({@link TabletCheckpoints}), then a redo of the log from the oldest position any of them
+ * covers (every index skipping what its checkpoint already holds); without checkpoints, from the
+ * start of the log. Row versions of other tablets are passed over by their header, undecoded.
  *
  * <p>The redo can be continued: {@link #scanTo} reads from where the previous call stopped. A tablet
  * opened on a live server is replayed up to where the live path stands, then once more, and the
@@ -50,80 +49,84 @@ public final class Replay {
   private final IndexApplier applier;
   private final LogPosition from;
   private final List<String> problems;
+  private long maxLsn;
+  private long maxTimestamp;
   private final List<LogDamage> damage = new ArrayList<>();
   private final int checkpointsLoaded;
   private final long checkpointEntries;
   private final long checkpointMillis;
   private LogPosition next;
-  private long maxLsn;
-  private long maxTimestamp;
   private long records;
+  private long skipped;
   private long bytes;
   private long replayNanos;
   private long undecidedDropped;
   private boolean ended;
 
-  private Replay(FileSystem fs, Path logDir, LogConfig config, Map<TabletId, GroupIndex[]> indexes,
-      Map<TabletDescriptor, GroupIndex[]> byTablet, LogPosition from, long maxLsn, long maxTimestamp, List<String> problems, int loaded, long entries, long millis) {
+  private Replay(FileSystem fs, Path logDir, LogConfig config, List<TabletCheckpoints.Start> starts,
+      List<String> problems, long checkpointMillis) {
     this.fs = fs;
     this.logDir = logDir;
     this.config = config;
-    this.indexes = indexes;
+    this.indexes = new HashMap<>();
+    Map<TabletDescriptor, GroupIndex[]> byTablet = new HashMap<>();
+    LogPosition from = null;
+    int loaded = 0;
+    long entries = 0;
+    for (TabletCheckpoints.Start s : starts) {
+      if (indexes.put(s.tablet().id(), s.groups()) != null) {
+        throw new IllegalArgumentException("tablet " + s.tablet().id() + " listed twice");
+      }
+      byTablet.put(s.tablet(), s.groups());
+      from = from == null ? s.from() : from.min(s.from());
+      maxLsn = Math.max(maxLsn, s.lsn());
+      maxTimestamp = Math.max(maxTimestamp, s.maxTimestamp());
+      loaded += s.checkpointsLoaded();
+      entries += s.entries();
+    }
     this.ranges = new KeyRanges<>(byTablet);
     this.applier = new IndexApplier(ranges::find, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
     this.from = from;
     this.next = from;
-    this.maxLsn = maxLsn;
-    this.maxTimestamp = maxTimestamp;
     this.problems = problems;
     this.checkpointsLoaded = loaded;
     this.checkpointEntries = entries;
-    this.checkpointMillis = millis;
+    this.checkpointMillis = checkpointMillis;
   }
 
   /**
-   * Loads the newest valid checkpoint of every (tablet, column group); the redo then starts at the
-   * oldest position they cover (the start of the log for an index without a checkpoint).
+   * Loads the newest usable checkpoint of every tablet; the redo then starts at the oldest position
+   * they cover in {@code logDir} (the start of the log for a tablet without a checkpoint).
    *
    * @param useCheckpoints false starts every index empty (benchmarks compare the two)
+   * @throws IllegalArgumentException if a tablet's tail is in another log than {@code logDir}
    */
-  public static Replay fromCheckpoints(FileSystem fs, Path logDir, CheckpointStore checkpoints,
+  public static Replay fromCheckpoints(FileSystem fs, Path logDir, TabletCheckpoints checkpoints,
       List<TabletDescriptor> tablets, LogConfig config, boolean useCheckpoints) throws IOException {
     long t0 = System.nanoTime();
     List<String> problems = new ArrayList<>();
-    Map<TabletId, GroupIndex[]> indexes = new HashMap<>();
-    Map<TabletDescriptor, GroupIndex[]> byTablet = new HashMap<>();
-    LogPosition from = null;
-    long maxLsn = 0;
-    long maxTs = 0;
-    int loaded = 0;
-    long entries = 0;
+    List<TabletCheckpoints.Start> starts = new ArrayList<>();
     for (TabletDescriptor t : tablets) {
-      int maxId = t.schema().columnGroups().stream().mapToInt(ColumnGroup::id).max().orElse(0);
-      GroupIndex[] groups = new GroupIndex[maxId + 1];
-      for (ColumnGroup g : t.schema().columnGroups()) {
-        CheckpointStore.Loaded c = useCheckpoints ? checkpoints.loadNewest(t.id(), g.id(), problems::add) : null;
-        if (c == null) {
-          groups[g.id()] = new GroupIndex(t, g, BLinkTree.builder().build(), 0);
-          from = LogPosition.START;
-        } else {
-          CheckpointManifest m = c.manifest();
-          groups[g.id()] = new GroupIndex(t, g, c.index(), m.lsn());
-          from = from == null ? m.position() : from.min(m.position());
-          maxLsn = Math.max(maxLsn, m.lsn());
-          maxTs = Math.max(maxTs, m.maxTimestamp());
-          loaded++;
-          entries += m.entries();
-        }
+      starts.add(checkpoints.load(t, useCheckpoints, problems::add));
+    }
+    return of(fs, logDir, config, starts, problems, (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * A replay of {@code logDir} for tablets whose checkpoints are loaded already; each tablet's tail
+   * must be in that log.
+   *
+   * @param problems what loading the checkpoints met (reported with the replay)
+   */
+  public static Replay of(FileSystem fs, Path logDir, LogConfig config, List<TabletCheckpoints.Start> starts,
+      List<String> problems, long checkpointMillis) {
+    for (TabletCheckpoints.Start s : starts) {
+      if (!fs.makeQualified(s.logDir()).equals(fs.makeQualified(logDir))) {
+        throw new IllegalArgumentException("tablet " + s.tablet() + " continues in " + s.logDir() + ", not " + logDir);
       }
-      if (indexes.put(t.id(), groups) != null) {
-        throw new IllegalArgumentException("tablet " + t.id() + " listed twice");
-      }
-      byTablet.put(t, groups);
     }
     problems.forEach(p -> LOG.warn("{}", p));
-    return new Replay(fs, logDir, config, indexes, byTablet, from, maxLsn, maxTs, problems, loaded, entries,
-        (System.nanoTime() - t0) / 1_000_000);
+    return new Replay(fs, logDir, config, starts, problems, checkpointMillis);
   }
 
   /**
@@ -138,8 +141,10 @@ public final class Replay {
       return; // no tablets
     }
     long t0 = System.nanoTime();
-    LogScanner.Result scan = LogScanner.scan(fs, logDir, next, to, config.maxFrameBytes(), this::report, applier::apply);
+    LogScanner.Result scan = LogScanner.scan(fs, logDir, next, to, config.maxFrameBytes(), this::report,
+        (table, key) -> ranges.find(table, key) != null, applier::apply);
     records += scan.records();
+    skipped += scan.skipped();
     bytes += scan.bytes();
     maxLsn = Math.max(maxLsn, scan.maxLsn());
     maxTimestamp = Math.max(maxTimestamp, scan.maxTimestamp());
@@ -188,7 +193,7 @@ public final class Replay {
 
   public RecoveryReport report() {
     return new RecoveryReport(indexes.size(), checkpointsLoaded, checkpointEntries, from == null ? LogPosition.START : from, records,
-        bytes, applier.applied(), undecidedDropped, applier.skippedUnknownTablet(), List.copyOf(damage),
+        skipped, bytes, applier.applied(), undecidedDropped, applier.skippedUnknownTablet(), List.copyOf(damage),
         List.copyOf(problems), checkpointMillis, replayNanos / 1_000_000);
   }
 

@@ -57,6 +57,11 @@ public final class GroupIndex {
     return updatesSinceCheckpoint.get();
   }
 
+  /** Makes the next checkpoint write this index anew even if it took no update. */
+  public void mustCheckpoint() {
+    updatesSinceCheckpoint.incrementAndGet();
+  }
+
   public long nanosSinceCheckpoint() {
     return System.nanoTime() - lastCheckpointNanos;
   }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import org.logbase.common.Bytes;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.KeyOutOfRangeException;
@@ -19,7 +18,6 @@ import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.index.IndexCursor;
-import org.logbase.log.Durability;
 import org.logbase.log.LogPointer;
 import org.logbase.log.LogRecord;
 
@@ -28,7 +26,9 @@ import org.logbase.log.LogRecord;
  *
  * <p>Writes are blind and append-only: a put writes one record per column group it touches, a
  * delete a tombstone per column group; several records of one write commit atomically (they share
- * a group id and end with a COMMIT record in the same flush). Reads merge a column group's versions
+ * a group id and end with a COMMIT record in the same flush). The tablet makes the records
+ * ({@link #putRecords}, {@link #deleteRecords}); writing them is the transaction layer's one write
+ * path ({@code org.logbase.txn.TxnManager#write}), which locks the rows and takes the timestamps. Reads merge a column group's versions
  * newest first until every requested column is found or a tombstone ends the row.
  */
 public final class Tablet {
@@ -52,25 +52,6 @@ public final class Tablet {
 
   public TabletDescriptor descriptor() {
     return descriptor;
-  }
-
-  /**
-   * Writes the given columns of a row (any subset of any column groups) as one new version.
-   *
-   * @return the version's timestamp; the write is durable when this returns
-   */
-  public long put(byte[] key, Map<String, byte[]> columns, Durability durability) throws IOException {
-    return await(putAsync(key, columns, durability));
-  }
-
-  /**
-   * Like {@link #put}, without blocking: the future completes with the timestamp once the write is
-   * durable. Bad input fails at once (thrown, not in the future).
-   */
-  public CompletableFuture<Long> putAsync(byte[] key, Map<String, byte[]> columns, Durability durability) {
-    long ts = clock.next();
-    List<LogRecord> records = putRecords(key, columns, ts, 0);
-    return commitAtomically(records, ts, durability);
   }
 
   /**
@@ -124,21 +105,6 @@ public final class Tablet {
     }
   }
 
-  /** Deletes the row in every column group as of a new timestamp; older snapshots still see it. */
-  public long delete(byte[] key, Durability durability) throws IOException {
-    return await(deleteAsync(key, durability));
-  }
-
-  /** Like {@link #delete}, without blocking. */
-  public CompletableFuture<Long> deleteAsync(byte[] key, Durability durability) {
-    long ts = clock.next();
-    return commitAtomically(deleteRecords(key, ts, 0), ts, durability);
-  }
-
-  private CompletableFuture<Long> commitAtomically(List<LogRecord> records, long ts, Durability durability) {
-    return store.append(withCommit(records, ts), durability).thenApply(appended -> ts);
-  }
-
   /**
    * The records of one write from {@link #putRecords} or {@link #deleteRecords} (transaction id 0),
    * with the COMMIT record that makes them visible together when they span column groups.
@@ -151,17 +117,6 @@ public final class Tablet {
     List<LogRecord> out = new ArrayList<>(records);
     out.add(LogRecord.commit(ts, group));
     return out;
-  }
-
-  private static long await(CompletableFuture<Long> f) throws IOException {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while waiting for the log flush; the write may or may not be durable");
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw RecordStore.unwrap(e.getCause());
-    }
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.logbase.common.Config;
+import org.logbase.files.FileIds;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TimestampSource;
 
@@ -13,43 +14,67 @@ import org.logbase.tablet.TimestampSource;
  * What a {@link StorageEngine} opens: where its files live (file:// or hdfs://), its settings, the
  * tablets it serves, and the seams tests use.
  *
- * @param root the server's directory: {@code log/} and {@code checkpoints/} go below it
+ * @param root the server's directory: its log ({@code log/}) goes below it
+ * @param shared the cluster's shared directory on the same file system: tablet manifests and
+ *     checkpoints ({@code tablets/}) go below it, where any server can load them; null: {@code root}
  * @param hadoop Hadoop client configuration (used for hdfs:// roots)
  * @param clock null for a local {@link org.logbase.tablet.HybridClock}
+ * @param fileIds where data-file ids come from (a cluster's servers share one source, in ZooKeeper);
+ *     null: a file under {@code shared}, for an engine that is alone there
  * @param fileSystem wraps the file system the engine opens (null: as it is); how tests inject faults
  *     (a flush that fails, a writer stopped at a chosen moment) without hooks in the engine, as
  *     LevelDB's tests do through its Env
  * @param useCheckpoints false makes recovery replay the whole log
  */
 public record EngineOptions(
-    URI root, Config config, Configuration hadoop, List<TabletDescriptor> tablets, TimestampSource clock,
-    UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints) {
+    URI root, URI shared, Config config, Configuration hadoop, List<TabletDescriptor> tablets, TimestampSource clock,
+    FileIds fileIds, UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints) {
 
   public EngineOptions {
     tablets = List.copyOf(tablets);
+    if (shared == null) {
+      shared = root;
+    }
     if (fileSystem == null) {
       fileSystem = UnaryOperator.identity();
     }
   }
 
   public static EngineOptions of(URI root, Config config, List<TabletDescriptor> tablets) {
-    return new EngineOptions(root, config, new Configuration(), tablets, null, null, true);
+    return new EngineOptions(root, null, config, new Configuration(), tablets, null, null, null, true);
   }
 
   public EngineOptions withHadoop(Configuration conf) {
-    return new EngineOptions(root, config, conf, tablets, clock, fileSystem, useCheckpoints);
+    return new EngineOptions(root, shared, config, conf, tablets, clock, fileIds, fileSystem, useCheckpoints);
   }
 
   /** These options with the engine's file system wrapped (fault injection in tests). */
   public EngineOptions withFileSystem(UnaryOperator<FileSystem> wrap) {
-    return new EngineOptions(root, config, hadoop, tablets, clock, wrap, useCheckpoints);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, wrap, useCheckpoints);
   }
 
   public EngineOptions withCheckpoints(boolean use) {
-    return new EngineOptions(root, config, hadoop, tablets, clock, fileSystem, use);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, use);
   }
 
   public EngineOptions withConfig(Config c) {
-    return new EngineOptions(root, c, hadoop, tablets, clock, fileSystem, useCheckpoints);
+    return new EngineOptions(root, shared, c, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints);
+  }
+
+  /** These options with manifests and checkpoints under {@code dir} (shared with other engines). */
+  public EngineOptions withShared(URI dir) {
+    return new EngineOptions(root, dir, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints);
+  }
+
+  public EngineOptions withFileIds(FileIds ids) {
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, ids, fileSystem, useCheckpoints);
+  }
+
+  public EngineOptions withClock(TimestampSource c) {
+    return new EngineOptions(root, shared, config, hadoop, tablets, c, fileIds, fileSystem, useCheckpoints);
+  }
+
+  public EngineOptions withTablets(List<TabletDescriptor> ts) {
+    return new EngineOptions(root, shared, config, hadoop, ts, clock, fileIds, fileSystem, useCheckpoints);
   }
 }

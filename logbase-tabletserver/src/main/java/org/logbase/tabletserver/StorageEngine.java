@@ -17,7 +17,12 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.schema.ColumnGroup;
+import org.logbase.files.FileIds;
+import org.logbase.files.FileRegistry;
+import org.logbase.files.LocalFileIds;
 import org.logbase.index.BLinkTree;
+import org.logbase.manifest.Manifests;
+import org.logbase.rpc.CheckpointEdit;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
 import org.logbase.log.LogConfig;
@@ -27,9 +32,9 @@ import org.logbase.log.LogRecord;
 import org.logbase.log.LogStats;
 import org.logbase.log.LogWriter;
 import org.logbase.log.RecordReader;
-import org.logbase.recovery.CheckpointManifest;
-import org.logbase.recovery.CheckpointStore;
+import org.logbase.log.SegmentFiles;
 import org.logbase.recovery.Checkpointer;
+import org.logbase.recovery.TabletCheckpoints;
 import org.logbase.recovery.LogRecovery;
 import org.logbase.recovery.RecoveryReport;
 import org.logbase.recovery.Replay;
@@ -72,7 +77,8 @@ public final class StorageEngine implements Closeable {
   private final FileSystem fs;
   private final Path logDir;
   private final LogConfig logConfig;
-  private final CheckpointStore checkpoints;
+  private final FileRegistry files;
+  private final TabletCheckpoints checkpoints;
   private final TabletRegistry registry = new TabletRegistry();
   private final IndexApplier applier;
   private final LogWriter writer;
@@ -88,13 +94,14 @@ public final class StorageEngine implements Closeable {
   private final List<PreparedRecords> unclaimedPrepared = new ArrayList<>();
   private PreparedListener preparedListener;
 
-  private StorageEngine(EngineOptions options, FileSystem fs, LogRecovery.Result r) throws IOException {
+  private StorageEngine(EngineOptions options, FileSystem fs, FileRegistry files, FileIds ids,
+      TabletCheckpoints checkpoints, LogRecovery.Result r) throws IOException {
     this.options = options;
     this.fs = fs;
-    Path root = new Path(options.root());
-    this.logDir = new Path(root, "log");
+    this.logDir = checkpoints.ownLog();
     this.logConfig = LogConfig.from(options.config());
-    this.checkpoints = new CheckpointStore(fs, new Path(root, "checkpoints"));
+    this.files = files;
+    this.checkpoints = checkpoints;
     this.recovery = r.replay();
     this.clock = options.clock() != null ? options.clock() : new HybridClock();
     clock.observe(r.maxTimestamp());
@@ -102,25 +109,47 @@ public final class StorageEngine implements Closeable {
     this.limits = TabletLimits.from(options.config());
     this.applier = new IndexApplier((table, key) -> registry.snapshot().groups(table, key), cache,
         new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
-    this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch);
-    this.reader = new RecordReader(fs, logDir);
+    this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), ids, files::register, applier::applyBatch);
+    this.reader = new RecordReader(files);
     this.store = new RecordStore(writer, reader, cache);
-    this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().groupIndexes(), applier::watermark,
-        options.config());
+    this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().entries().stream()
+        .map(TabletRegistry.Entry::groups).toList(), applier::watermark, options.config());
   }
 
-  /** Opens (and recovers) the engine; the tablets in the options are served once this returns. */
+  /**
+   * Opens (and recovers) the engine; the tablets in the options are served once this returns.
+   * Those whose tails are in this server's log are rebuilt by the recovery of the log; the others
+   * (last served by another server) are opened after, as {@link #openTablets} does.
+   */
   public static StorageEngine open(EngineOptions o) throws IOException {
     Objects.requireNonNull(o.root(), "root");
     FileSystem fs = o.fileSystem().apply(LogFileSystems.open(o.root(), o.hadoop()));
     StorageEngine engine = null;
+    FileRegistry files = new FileRegistry(fs, o.config());
     try {
-      Path root = new Path(o.root());
-      LogRecovery.Result r = LogRecovery.recover(fs, new Path(root, "log"),
-          new CheckpointStore(fs, new Path(root, "checkpoints")), o.tablets(), LogConfig.from(o.config()),
-          o.useCheckpoints());
-      engine = new StorageEngine(o, fs, r);
-      engine.join(r.replay(), o.tablets());
+      Path logDir = fs.makeQualified(new Path(new Path(o.root()), "log"));
+      Path shared = new Path(o.shared());
+      List<Long> segments = SegmentFiles.register(files, fs, logDir);
+      long newest = segments.isEmpty() ? 0 : segments.get(segments.size() - 1);
+      FileIds ids = o.fileIds() != null ? o.fileIds() : new LocalFileIds(fs, new Path(shared, "file-ids"), newest + 1);
+      ids.reserveAbove(newest);
+      TabletCheckpoints checkpoints = new TabletCheckpoints(fs, new Manifests(fs, new Path(shared, "tablets")), files,
+          ids, logDir);
+      long t0 = System.nanoTime();
+      List<String> problems = new ArrayList<>();
+      List<TabletCheckpoints.Start> own = new ArrayList<>();
+      List<TabletCheckpoints.Start> elsewhere = new ArrayList<>();
+      for (TabletDescriptor d : o.tablets()) {
+        TabletCheckpoints.Start s = checkpoints.load(d, o.useCheckpoints(), problems::add);
+        (checkpoints.isOwnLog(s.logDir()) ? own : elsewhere).add(s);
+      }
+      Replay replay = Replay.of(fs, logDir, LogConfig.from(o.config()), own, problems, (System.nanoTime() - t0) / 1_000_000);
+      LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()));
+      engine = new StorageEngine(o, fs, files, ids, checkpoints, r);
+      engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
+      if (!elsewhere.isEmpty()) {
+        engine.openStarts(elsewhere, new ArrayList<>());
+      }
       engine.checkpointer.start();
       LOG.info("storage engine open at {} with {} tablets", o.root(), o.tablets().size());
       return engine;
@@ -130,6 +159,7 @@ public final class StorageEngine implements Closeable {
         if (engine != null) {
           engine.close();
         } else {
+          files.close();
           fs.close();
         }
       } catch (IOException | RuntimeException closing) {
@@ -174,31 +204,13 @@ public final class StorageEngine implements Closeable {
     if (!fresh.isEmpty()) {
       List<TabletDescriptor> toOpen = List.copyOf(fresh.values());
       open.checkCanOpen(toOpen);
-      Replay replay = Replay.fromCheckpoints(fs, logDir, checkpoints, toOpen, logConfig, options.useCheckpoints());
-      replay.scanTo(applier.appliedEnd());
-      replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
-      try {
-        applier.atAppliedEnd(end -> {
-          try {
-            replay.scanTo(end);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-          join(replay, toOpen);
-          return null;
-        });
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
+      long t0 = System.nanoTime();
+      List<String> problems = new ArrayList<>();
+      List<TabletCheckpoints.Start> starts = new ArrayList<>();
+      for (TabletDescriptor d : toOpen) {
+        starts.add(checkpoints.load(d, options.useCheckpoints(), problems::add));
       }
-      clock.observe(replay.maxTimestamp());
-      RecoveryReport report = replay.report();
-      LOG.info("opened {} tablets: {}", toOpen.size(), report);
-      synchronized (openings) {
-        openings.addLast(report);
-        if (openings.size() > OPENINGS_KEPT) {
-          openings.removeFirst();
-        }
-      }
+      openStarts(starts, problems, (System.nanoTime() - t0) / 1_000_000);
     }
     TabletRegistry.Snapshot now = registry.snapshot();
     List<Tablet> out = new ArrayList<>(ds.size());
@@ -206,6 +218,101 @@ public final class StorageEngine implements Closeable {
       out.add(now.get(d.id()).tablet());
     }
     return out;
+  }
+
+  private void openStarts(List<TabletCheckpoints.Start> starts, List<String> problems) throws IOException {
+    openStarts(starts, problems, 0);
+  }
+
+  /**
+   * Rebuilds tablets whose checkpoints are loaded and publishes them: those whose tails are in
+   * another server's log are brought up to date from it and checkpointed here first; then one
+   * replay of this server's log for all of them, joined to the live path.
+   */
+  private void openStarts(List<TabletCheckpoints.Start> starts, List<String> problems, long loadMillis)
+      throws IOException {
+    List<TabletCheckpoints.Start> own = new ArrayList<>();
+    Map<Path, List<TabletCheckpoints.Start>> elsewhere = new LinkedHashMap<>();
+    for (TabletCheckpoints.Start s : starts) {
+      if (checkpoints.isOwnLog(s.logDir())) {
+        own.add(s);
+      } else {
+        elsewhere.computeIfAbsent(s.logDir(), k -> new ArrayList<>()).add(s);
+      }
+    }
+    for (Map.Entry<Path, List<TabletCheckpoints.Start>> e : elsewhere.entrySet()) {
+      own.addAll(takeOver(e.getKey(), e.getValue()));
+    }
+    List<TabletDescriptor> toOpen = own.stream().map(TabletCheckpoints.Start::tablet).toList();
+    Replay replay = Replay.of(fs, logDir, logConfig, own, problems, loadMillis);
+    replay.scanTo(applier.appliedEnd());
+    replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
+    try {
+      applier.atAppliedEnd(end -> {
+        try {
+          replay.scanTo(end);
+        } catch (IOException ex) {
+          throw new UncheckedIOException(ex);
+        }
+        join(replay, toOpen);
+        return null;
+      });
+    } catch (UncheckedIOException ex) {
+      throw ex.getCause();
+    }
+    clock.observe(replay.maxTimestamp());
+    remember(replay.report());
+  }
+
+  /**
+   * Brings tablets whose tails are in another server's log up to date from that log, then
+   * checkpoints them with their tails continuing in this server's log, before they take a write
+   * here: a crash of this server then finds them through its own log. The other server must no
+   * longer write records of these tablets: it closed them (and checkpointed them on closing), or it
+   * is dead and fenced (failover, issue #11, fences its log and its ZooKeeper session first).
+   *
+   * @return the tablets as if loaded from those checkpoints
+   */
+  private List<TabletCheckpoints.Start> takeOver(Path otherLog, List<TabletCheckpoints.Start> starts)
+      throws IOException {
+    SegmentFiles.register(files, fs, otherLog);
+    Replay other = Replay.of(fs, otherLog, logConfig, starts, new ArrayList<>(), 0);
+    other.scanTo(null);
+    List<PreparedRecords> inDoubt = other.undecided();
+    if (!inDoubt.isEmpty()) {
+      throw new IOException(inDoubt.size() + " transactions are prepared in " + otherLog + " without a decision, on rows"
+          + " of tablets " + starts.stream().map(TabletCheckpoints.Start::tablet).toList()
+          + "; opening tablets from another server's log while it holds transactions in doubt is not supported yet");
+    }
+    remember(other.report());
+    clock.observe(other.maxTimestamp());
+    // Nothing of these tablets is in this log after the watermark: they were served elsewhere.
+    IndexApplier.Watermark w = applier.watermark();
+    List<TabletCheckpoints.Start> out = new ArrayList<>();
+    for (TabletCheckpoints.Start s : starts) {
+      GroupIndex[] built = other.indexes().get(s.tablet().id());
+      checkpoints.write(s.tablet(), built, w);
+      GroupIndex[] here = new GroupIndex[built.length];
+      for (int i = 0; i < built.length; i++) {
+        if (built[i] != null) {
+          here[i] = new GroupIndex(s.tablet(), built[i].group(), built[i].index(), w.lsn());
+        }
+      }
+      out.add(new TabletCheckpoints.Start(s.tablet(), here, logDir, w.position(), w.lsn(), other.maxTimestamp(),
+          s.checkpointsLoaded(), s.entries()));
+      LOG.info("took over tablet {} from {}: {}", s.tablet(), otherLog, other.report());
+    }
+    return out;
+  }
+
+  private void remember(RecoveryReport report) {
+    LOG.info("opened {} tablets: {}", report.tablets(), report);
+    synchronized (openings) {
+      openings.addLast(report);
+      if (openings.size() > OPENINGS_KEPT) {
+        openings.removeFirst();
+      }
+    }
   }
 
   /**
@@ -261,7 +368,8 @@ public final class StorageEngine implements Closeable {
     if (e == null) {
       return;
     }
-    checkpointer.checkpoint(e.groupIndexes());
+    checkpointer.checkpoint(e.groups());
+    checkpoints.forget(e.tablet().descriptor());
     LOG.info("closed tablet {}", e.tablet().descriptor());
   }
 
@@ -307,8 +415,8 @@ public final class StorageEngine implements Closeable {
     return registry.snapshot().entries().stream().map(TabletRegistry.Entry::tablet).toList();
   }
 
-  /** Checkpoints every index now. */
-  public List<CheckpointManifest> checkpoint() throws IOException {
+  /** Checkpoints every tablet now. */
+  public List<CheckpointEdit> checkpoint() throws IOException {
     return checkpointer.checkpointAll();
   }
 
@@ -349,7 +457,7 @@ public final class StorageEngine implements Closeable {
       writer.close();
     } finally {
       try {
-        reader.close();
+        files.close();
       } finally {
         fs.close();
       }

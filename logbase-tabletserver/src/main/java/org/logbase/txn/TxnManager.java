@@ -1,6 +1,7 @@
 package org.logbase.txn;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,7 @@ import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
 import org.logbase.log.LogRecord;
 import org.logbase.tablet.PreparedRecords;
+import org.logbase.tablet.RecordStore;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TimestampSource;
 import org.logbase.tabletserver.StorageEngine;
@@ -111,25 +113,40 @@ public final class TxnManager implements AutoCloseable {
     engine.onPreparedRestored(this::adopt);
   }
 
-  // ------------------------------------------------------------------ one-row writes
+  /**
+   * A transaction layer for a storage engine on its own (the storage demo, crash tests, engine
+   * benchmarks, tests): row locks in memory, the engine's clock, and no other servers (a transaction
+   * whose primary is elsewhere cannot exist there).
+   */
+  public static TxnManager standalone(StorageEngine engine) {
+    return new TxnManager(engine, new LocalLockManager(), engine.clock(),
+        (table, key) -> engine.registry().snapshot().findByKey(table, key),
+        (txn, table, key) -> {
+          throw new IllegalStateException("transaction " + txn + " names a primary row on another server, and this"
+              + " storage engine has none");
+        }, TxnSettings.DEFAULT);
+  }
+
+  // ------------------------------------------------------------------ one-row writes: the write path
 
   /**
    * Writes rows outside a transaction, each an atomic version of its own (blind: nothing is
-   * validated). Waits for locks other writers hold; all rows share one batch of oracle timestamps
-   * and one log batch.
+   * validated): the one write path of the server. Waits for locks other writers hold; all rows share
+   * one batch of timestamps and one log batch; the locks are released once it is durable.
    *
-   * @return the commit timestamp of each write, in order
+   * @return the commit timestamp of each write, in order; bad input fails at once (thrown)
    */
-  public CompletableFuture<long[]> writeRows(List<RowWrite> writes, Durability durability) {
-    return writeRows(writes, durability, false);
+  public CompletableFuture<long[]> write(WriteBatch batch, Durability durability) {
+    return write(batch, durability, false);
   }
 
   /**
-   * Like {@link #writeRows(List, Durability)}; with {@code refuseIfPrepared}, a row locked by a
+   * Like {@link #write(WriteBatch, Durability)}; with {@code refuseIfPrepared}, a row locked by a
    * prepared transaction refuses the whole call at once ({@link RowLockedException}, nothing
    * written) instead of making every row wait for that transaction's decision.
    */
-  public CompletableFuture<long[]> writeRows(List<RowWrite> writes, Durability durability, boolean refuseIfPrepared) {
+  public CompletableFuture<long[]> write(WriteBatch batch, Durability durability, boolean refuseIfPrepared) {
+    List<RowWrite> writes = batch.rows();
     List<LockKey> rows = sortedRows(writes);
     TxnLock owner = TxnLock.blind();
     acquireWaiting(rows, owner, refuseIfPrepared);
@@ -142,9 +159,30 @@ public final class TxnManager implements AutoCloseable {
         records.addAll(Tablet.withCommit(writes.get(i).records(ts[i], 0), ts[i]));
       }
       return unlockWhenDone(engine.append(records, durability), rows, owner).thenApply(a -> ts);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       locks.unlockAll(rows, owner);
       throw e;
+    }
+  }
+
+  /** Puts one row and waits until it is durable; returns its timestamp. */
+  public long put(Tablet tablet, byte[] key, Map<String, byte[]> columns, Durability durability) throws IOException {
+    return awaitWrite(write(new WriteBatch().put(tablet, key, columns), durability));
+  }
+
+  /** Deletes one row (in every column group) and waits until it is durable; returns its timestamp. */
+  public long delete(Tablet tablet, byte[] key, Durability durability) throws IOException {
+    return awaitWrite(write(new WriteBatch().delete(tablet, key), durability));
+  }
+
+  private static long awaitWrite(CompletableFuture<long[]> f) throws IOException {
+    try {
+      return f.get()[0];
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the log flush; the write may or may not be durable");
+    } catch (ExecutionException e) {
+      throw RecordStore.unwrap(e.getCause());
     }
   }
 

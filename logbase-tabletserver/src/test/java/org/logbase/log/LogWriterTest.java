@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.logbase.files.FileRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,7 +84,9 @@ class LogWriterTest {
     assertEquals(threads * perThread, acked.size());
     assertEquals(acked.size(), applied.size(), "the listener saw every record before its ack");
 
-    try (RecordReader reader = new RecordReader(fs, dir)) {
+    try (FileRegistry files = new FileRegistry(fs, 16)) {
+      SegmentFiles.register(files, fs, dir);
+      RecordReader reader = new RecordReader(files);
       for (AppendedRecord a : acked) {
         LogRecord back = reader.read(a.pointer(), a.frameLength());
         assertEquals(a.record().lsn(), back.lsn());
@@ -205,5 +208,17 @@ class LogWriterTest {
       }
     });
     closed.get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aNewSegmentIdBelowTheLogsNewestSegmentIsRefused() throws Exception {
+    try (LogWriter w = open(LogConfig.DEFAULT)) {
+      w.append(List.of(rec(1)), Durability.HFLUSH).join();
+    }
+    // An allocator that lost its state hands out 1 again: the new segment would sort before the old
+    // ones and recovery from a checkpoint position would skip it.
+    java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+        () -> LogWriter.open(fs, dir, LogConfig.DEFAULT, 10, () -> 1, (id, path) -> { }, (batch, end) -> { }));
+    assertTrue(e.getMessage().contains("not above the log's last segment"), e.getMessage());
   }
 }

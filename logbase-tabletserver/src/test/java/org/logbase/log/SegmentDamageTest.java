@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.logbase.files.FileRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,9 @@ class SegmentDamageTest {
     assertEquals(offsetOf(victim), d.offset());
     assertEquals(written.get(victim).frameLength(), d.length());
 
-    try (RecordReader reader = new RecordReader(fs, dir)) {
+    try (FileRegistry files = new FileRegistry(fs, 16)) {
+      SegmentFiles.register(files, fs, dir);
+      RecordReader reader = new RecordReader(files);
       AppendedRecord v = written.get(victim);
       CorruptRecordException e = assertThrows(CorruptRecordException.class, () -> reader.read(v.pointer(), v.frameLength()));
       assertTrue(e.getMessage().contains("offset " + offsetOf(victim)), e.getMessage());

@@ -37,6 +37,7 @@ import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.MiniHdfs;
 import org.logbase.testing.TestTables;
+import org.logbase.txn.TxnManager;
 
 /** Checkpoint + tail recovery and full replay, on the local file system and on HDFS. */
 class RecoveryTest {
@@ -72,11 +73,11 @@ class RecoveryTest {
     final Map<String, Map<String, String>> expected = new HashMap<>();
     final Random rnd = new Random(42);
 
-    void run(Tablet t, int ops) throws Exception {
+    void run(TxnManager txns, Tablet t, int ops) throws Exception {
       for (int i = 0; i < ops; i++) {
         String key = "user" + rnd.nextInt(ops / 2 + 1);
         if (rnd.nextInt(10) == 0) {
-          t.delete(utf8(key), Durability.HFLUSH);
+          txns.delete(t, utf8(key), Durability.HFLUSH);
           expected.remove(key);
         } else {
           Map<String, byte[]> cols = new HashMap<>();
@@ -92,7 +93,7 @@ class RecoveryTest {
             cols.put("name", utf8("n" + i));
             exp.put("name", "n" + i);
           }
-          t.put(utf8(key), cols, Durability.HFLUSH);
+          txns.put(t, utf8(key), cols, Durability.HFLUSH);
         }
       }
     }
@@ -122,19 +123,19 @@ class RecoveryTest {
   void recoveryLoadsTheCheckpointAndReplaysOnlyTheTail(String fs) throws Exception {
     EngineOptions o = options(fs, "tail");
     Workload w = new Workload();
-    try (StorageEngine e = StorageEngine.open(o)) {
-      w.run(e.tablet(USERS.id()), 1000);
-      assertEquals(2, e.checkpoint().size(), "one checkpoint per column group");
-      w.run(e.tablet(USERS.id()), 200);
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
+      w.run(txns, e.tablet(USERS.id()), 1000);
+      assertEquals(2, e.checkpoint().get(0).getGroupsCount(), "one index file per column group");
+      w.run(txns, e.tablet(USERS.id()), 200);
     }
-    try (StorageEngine e = StorageEngine.open(o)) {
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
       RecoveryReport r = e.recoveryReport();
       assertEquals(2, r.checkpointsLoaded());
       assertTrue(r.recordsReplayed() > 0 && r.recordsReplayed() < 600, "only the tail is replayed: " + r);
       assertTrue(r.damage().isEmpty(), r.damage().toString());
       w.verify(e.tablet(USERS.id()));
       // Writes after recovery continue the log and survive another restart.
-      w.run(e.tablet(USERS.id()), 100);
+      w.run(txns, e.tablet(USERS.id()), 100);
     }
     try (StorageEngine e = StorageEngine.open(o.withCheckpoints(false))) {
       RecoveryReport r = e.recoveryReport();
@@ -148,39 +149,39 @@ class RecoveryTest {
   void aDamagedNewestCheckpointFallsBackToTheOlderOne() throws Exception {
     EngineOptions o = options("local", "fallback");
     Workload w = new Workload();
-    try (StorageEngine e = StorageEngine.open(o)) {
-      w.run(e.tablet(USERS.id()), 300);
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
+      w.run(txns, e.tablet(USERS.id()), 300);
       e.checkpoint();
-      w.run(e.tablet(USERS.id()), 300);
+      w.run(txns, e.tablet(USERS.id()), 300);
       e.checkpoint();
-      w.run(e.tablet(USERS.id()), 50);
+      w.run(txns, e.tablet(USERS.id()), 50);
     }
-    Path cg0 = local.resolve("fallback/checkpoints/t1-0/cg0");
+    Path cg0 = local.resolve("fallback/tablets/t1-0");
     List<Path> idx;
     try (Stream<Path> s = Files.list(cg0)) {
-      idx = s.filter(p -> p.toString().endsWith(".idx")).sorted().toList();
+      idx = s.filter(p -> p.getFileName().toString().startsWith("cg0-") && p.toString().endsWith(".idx")).sorted().toList();
     }
     assertEquals(2, idx.size());
     byte[] b = Files.readAllBytes(idx.get(1));
     b[b.length / 2] ^= 1;
     Files.write(idx.get(1), b);
-    Files.writeString(cg0.resolve("ckpt-99999999999999999999.idx.tmp"), "left by a crash");
+    Files.writeString(cg0.resolve("cg0-9999999999.idx.tmp"), "left by a crash");
 
-    try (StorageEngine e = StorageEngine.open(o)) {
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
       RecoveryReport r = e.recoveryReport();
       assertEquals(1, r.problems().size(), r.problems().toString());
       assertTrue(r.problems().get(0).contains("CRC32C"), r.problems().get(0));
-      assertEquals(2, r.checkpointsLoaded(), "cg0 from its older checkpoint, cg1 from its newest");
+      assertEquals(2, r.checkpointsLoaded(), "both groups from the tablet's older checkpoint");
       w.verify(e.tablet(USERS.id()));
     }
-    assertFalse(Files.exists(cg0.resolve("ckpt-99999999999999999999.idx.tmp")), "temporary files are cleaned up");
+    assertFalse(Files.exists(cg0.resolve("cg0-9999999999.idx.tmp")), "temporary files are cleaned up");
   }
 
   @Test
   void recordsWithoutACommitNeverReachAnIndex() throws Exception {
     EngineOptions o = options("local", "undecided");
-    try (StorageEngine e = StorageEngine.open(o)) {
-      e.tablet(USERS.id()).put(utf8("committed"), Map.of("name", utf8("yes")), Durability.HFLUSH);
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
+      txns.put(e.tablet(USERS.id()), utf8("committed"), Map.of("name", utf8("yes")), Durability.HFLUSH);
     }
     // A transaction that wrote data but never committed, and one that aborted, appended behind the engine's back.
     URI root = local.resolve("undecided").toUri();
@@ -192,7 +193,7 @@ class RecoveryTest {
           LogRecord.data(Long.MAX_VALUE / 2, 78, 1, 0, 0, utf8("aborted"), List.of(new LogRecord.Column("name", utf8("no")))),
           LogRecord.abort(78)), Durability.HFLUSH).join();
     }
-    try (StorageEngine e = StorageEngine.open(o)) {
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.tablet(USERS.id());
       assertArrayEquals(utf8("yes"), t.get(utf8("committed"), null, LATEST).value("name"));
       assertNull(t.get(utf8("pending"), null, LATEST));
@@ -208,15 +209,15 @@ class RecoveryTest {
     EngineOptions o = options("local", "idle");
     o = EngineOptions.of(o.root(), o.config(), List.of(USERS, kv));
     Workload w = new Workload();
-    try (StorageEngine e = StorageEngine.open(o)) {
-      e.tablet(kv.id()).put(utf8("k"), Map.of("v", utf8("old")), Durability.HFLUSH);
-      w.run(e.tablet(USERS.id()), 500);
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
+      txns.put(e.tablet(kv.id()), utf8("k"), Map.of("v", utf8("old")), Durability.HFLUSH);
+      w.run(txns, e.tablet(USERS.id()), 500);
       e.checkpoint();
-      w.run(e.tablet(USERS.id()), 500);
+      w.run(txns, e.tablet(USERS.id()), 500);
       e.checkpoint(); // kv took no updates: its checkpoint only moves forward
-      w.run(e.tablet(USERS.id()), 20);
+      w.run(txns, e.tablet(USERS.id()), 20);
     }
-    try (StorageEngine e = StorageEngine.open(o)) {
+    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
       RecoveryReport r = e.recoveryReport();
       assertEquals(3, r.checkpointsLoaded());
       assertTrue(r.recordsReplayed() < 60, "only the tail after the last checkpoint: " + r);

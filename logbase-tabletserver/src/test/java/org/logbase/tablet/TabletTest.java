@@ -25,11 +25,13 @@ import org.logbase.log.Durability;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.TestTables;
+import org.logbase.txn.TxnManager;
 
 /** Reads and writes of one tablet on the local file system (RawLocalFileSystem). */
 class TabletTest {
   @TempDir Path dir;
   StorageEngine engine;
+  TxnManager txns;
   Tablet users;
 
   @BeforeEach
@@ -38,17 +40,19 @@ class TabletTest {
     engine = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty().with("tablet.value.max.bytes", "1k"),
         List.of(whole)));
     users = engine.tablet(whole.id());
+    txns = TxnManager.standalone(engine);
   }
 
   @AfterEach
   void close() throws Exception {
+    txns.close();
     engine.close();
   }
 
   @Test
   void getReturnsNewestAndMergesPartialVersions() throws Exception {
-    long t1 = users.put(utf8("alice"), Map.of("name", utf8("Alice"), "email", utf8("a@x")), Durability.HFLUSH);
-    long t2 = users.put(utf8("alice"), Map.of("email", utf8("alice@y")), Durability.HSYNC);
+    long t1 = txns.put(users, utf8("alice"), Map.of("name", utf8("Alice"), "email", utf8("a@x")), Durability.HFLUSH);
+    long t2 = txns.put(users, utf8("alice"), Map.of("email", utf8("alice@y")), Durability.HSYNC);
     assertTrue(t2 > t1);
 
     Row now = users.get(utf8("alice"), null, LATEST);
@@ -68,11 +72,11 @@ class TabletTest {
 
   @Test
   void deleteWritesATombstoneThatOlderSnapshotsLookPast() throws Exception {
-    long t1 = users.put(utf8("bob"), Map.of("name", utf8("Bob"), "visits", utf8("3")), Durability.HFLUSH);
-    long t2 = users.delete(utf8("bob"), Durability.HFLUSH);
+    long t1 = txns.put(users, utf8("bob"), Map.of("name", utf8("Bob"), "visits", utf8("3")), Durability.HFLUSH);
+    long t2 = txns.delete(users, utf8("bob"), Durability.HFLUSH);
     assertNull(users.get(utf8("bob"), null, LATEST));
     assertEquals("Bob", utf8(users.get(utf8("bob"), null, t1).value("name")));
-    long t3 = users.put(utf8("bob"), Map.of("visits", utf8("4")), Durability.HFLUSH);
+    long t3 = txns.put(users, utf8("bob"), Map.of("visits", utf8("4")), Durability.HFLUSH);
     Row after = users.get(utf8("bob"), null, LATEST);
     assertEquals(Set.of("visits"), after.cells().keySet(), "the tombstone hides everything older");
     assertEquals(t3, after.cells().get("visits").timestamp());
@@ -89,11 +93,11 @@ class TabletTest {
   void scanHonoursRangeProjectionSnapshotAndLimit() throws Exception {
     for (int i = 0; i < 50; i++) {
       String k = String.format("row%03d", i);
-      users.put(utf8(k), Map.of("name", utf8("n" + i), "score", utf8("s" + i)), Durability.HFLUSH);
+      txns.put(users, utf8(k), Map.of("name", utf8("n" + i), "score", utf8("s" + i)), Durability.HFLUSH);
     }
     long snapshot = engine.clock().next();
-    users.delete(utf8("row010"), Durability.HFLUSH);
-    users.put(utf8("row011"), Map.of("score", utf8("new")), Durability.HFLUSH);
+    txns.delete(users, utf8("row010"), Durability.HFLUSH);
+    txns.put(users, utf8("row011"), Map.of("score", utf8("new")), Durability.HFLUSH);
 
     List<Row> rows = users.scan(utf8("row005"), utf8("row015"), null, LATEST, 0);
     assertEquals(9, rows.size(), "row010 is deleted");
@@ -113,13 +117,13 @@ class TabletTest {
   @Test
   void badInputGetsClearErrors() throws Exception {
     assertThrows(ColumnNotInSchemaException.class,
-        () -> users.put(utf8("k"), Map.of("nope", utf8("v")), Durability.HFLUSH));
+        () -> txns.put(users, utf8("k"), Map.of("nope", utf8("v")), Durability.HFLUSH));
     assertThrows(ValueTooLargeException.class,
-        () -> users.put(utf8("k"), Map.of("name", new byte[2000]), Durability.HFLUSH));
+        () -> txns.put(users, utf8("k"), Map.of("name", new byte[2000]), Durability.HFLUSH));
     assertThrows(IllegalArgumentException.class,
-        () -> users.put(new byte[0], Map.of("name", utf8("v")), Durability.HFLUSH));
+        () -> txns.put(users, new byte[0], Map.of("name", utf8("v")), Durability.HFLUSH));
     assertThrows(ColumnNotInSchemaException.class, () -> users.get(utf8("k"), List.of("nope"), LATEST));
-    users.put(utf8("k"), Map.of("name", utf8("still works")), Durability.HFLUSH);
+    txns.put(users, utf8("k"), Map.of("name", utf8("still works")), Durability.HFLUSH);
     assertArrayEquals(utf8("still works"), users.get(utf8("k"), null, LATEST).value("name"));
   }
 
@@ -127,10 +131,11 @@ class TabletTest {
   void keysOutsideTheTabletAreRefused() throws Exception {
     TabletDescriptor left = new TabletDescriptor(TestTables.USERS, 0, null, utf8("m"));
     Path d2 = dir.resolve("two");
-    try (StorageEngine e = StorageEngine.open(EngineOptions.of(d2.toUri(), Config.empty(), List.of(left)))) {
+    try (StorageEngine e = StorageEngine.open(EngineOptions.of(d2.toUri(), Config.empty(), List.of(left)));
+        TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.tablet(left.id());
-      t.put(utf8("a"), Map.of("name", utf8("x")), Durability.HFLUSH);
-      assertThrows(KeyOutOfRangeException.class, () -> t.put(utf8("z"), Map.of("name", utf8("x")), Durability.HFLUSH));
+      txns.put(t, utf8("a"), Map.of("name", utf8("x")), Durability.HFLUSH);
+      assertThrows(KeyOutOfRangeException.class, () -> txns.put(t, utf8("z"), Map.of("name", utf8("x")), Durability.HFLUSH));
       assertEquals(1, t.scan(null, null, null, LATEST, 0).size());
     }
   }

@@ -25,6 +25,7 @@ import org.logbase.recovery.RecoveryReport;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.testing.TestTables;
+import org.logbase.txn.TxnManager;
 
 /**
  * Opening many tablets at once: a restart's worth is rebuilt with one pass over the log (issue #9:
@@ -51,21 +52,21 @@ class TabletOpeningTest {
 
   @Test
   void aRestartOpensSixtyFourTabletsWithOneReplayAndFindsEveryRow() throws Exception {
-    try (StorageEngine e = StorageEngine.open(options())) {
+    try (StorageEngine e = StorageEngine.open(options()); TxnManager txns = TxnManager.standalone(e)) {
       List<Tablet> open = e.openTablets(tablets());
       for (int i = 0; i < TABLETS; i++) {
         for (int r = 0; r < 20; r++) {
           String key = String.format("k%02d-%03d", i, r);
-          open.get(i).put(utf8(key), Map.of("v", utf8("value of " + key)), Durability.HFLUSH);
+          txns.put(open.get(i), utf8(key), Map.of("v", utf8("value of " + key)), Durability.HFLUSH);
         }
       }
       e.checkpoint(); // half of the rows in checkpoints, the rest in the tail
       for (int i = 0; i < TABLETS; i++) {
         String key = String.format("k%02d-late", i);
-        open.get(i).put(utf8(key), Map.of("v", utf8("value of " + key)), Durability.HFLUSH);
+        txns.put(open.get(i), utf8(key), Map.of("v", utf8("value of " + key)), Durability.HFLUSH);
       }
     }
-    try (StorageEngine e = StorageEngine.open(options())) {
+    try (StorageEngine e = StorageEngine.open(options()); TxnManager txns = TxnManager.standalone(e)) {
       List<Tablet> open = e.openTablets(tablets());
       List<RecoveryReport> openings = e.recentOpenings();
       assertEquals(1, openings.size(), "one replay for all tablets: " + openings);
@@ -94,18 +95,18 @@ class TabletOpeningTest {
     TabletDescriptor left = new TabletDescriptor(TestTables.KV, 1, null, utf8("m"));
     TabletDescriptor right = new TabletDescriptor(TestTables.KV, 2, utf8("m"), null);
     Map<String, List<Long>> versions = new TreeMap<>();
-    try (StorageEngine e = StorageEngine.open(options())) {
+    try (StorageEngine e = StorageEngine.open(options()); TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.openTablet(whole);
       for (int round = 0; round < 3; round++) {
         for (String key : List.of("a", "f", "l", "m", "q", "z")) {
           versions.computeIfAbsent(key, k -> new ArrayList<>())
-              .add(t.put(utf8(key), Map.of("v", utf8(key + round)), Durability.HFLUSH));
+              .add(txns.put(t, utf8(key), Map.of("v", utf8(key + round)), Durability.HFLUSH));
         }
       }
       assertThrows(InvalidRequestException.class, () -> e.openTablet(left), "a daughter overlapping its parent");
     }
     // The split: the parent is not opened again; its daughters get its key range between them.
-    try (StorageEngine e = StorageEngine.open(options())) {
+    try (StorageEngine e = StorageEngine.open(options()); TxnManager txns = TxnManager.standalone(e)) {
       List<Tablet> daughters = e.openTablets(List.of(left, right));
       for (Map.Entry<String, List<Long>> v : versions.entrySet()) {
         Tablet holder = v.getKey().compareTo("m") < 0 ? daughters.get(0) : daughters.get(1);
@@ -122,9 +123,9 @@ class TabletOpeningTest {
 
   @Test
   void openingTabletsThatAreOpenAlreadyChangesNothingAndReplaysNothing() throws Exception {
-    try (StorageEngine e = StorageEngine.open(options())) {
+    try (StorageEngine e = StorageEngine.open(options()); TxnManager txns = TxnManager.standalone(e)) {
       List<Tablet> first = e.openTablets(tablets().subList(0, 2));
-      first.get(0).put(utf8("a"), Map.of("v", utf8("x")), Durability.HFLUSH);
+      txns.put(first.get(0), utf8("a"), Map.of("v", utf8("x")), Durability.HFLUSH);
       List<Tablet> again = e.openTablets(tablets().subList(0, 3));
       assertSame(first.get(0), again.get(0), "an open tablet stays as it is");
       assertEquals(2, e.recentOpenings().size(), "the second call replayed for the new tablet only");

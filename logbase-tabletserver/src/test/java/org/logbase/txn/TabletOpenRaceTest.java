@@ -43,8 +43,8 @@ class TabletOpenRaceTest {
   TxnManager txns;
 
   void open() throws Exception {
-    engine = StorageEngine.open(new EngineOptions(dir.toUri(), Config.empty(), new Configuration(), List.of(), clock,
-        fs -> pausing = new PausingFileSystem(fs), true));
+    engine = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty(), List.of()).withClock(clock)
+        .withFileSystem(fs -> pausing = new PausingFileSystem(fs)));
     txns = new TxnManager(engine, new LocalLockManager(), clock, this::find,
         (txn, table, key) -> { throw new AssertionError("every primary is local"); },
         new TxnSettings(60_000, 5_000, true, true));

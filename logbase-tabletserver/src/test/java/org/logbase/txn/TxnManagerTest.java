@@ -42,8 +42,7 @@ class TxnManagerTest {
   Tablet tablet;
 
   void open() throws Exception {
-    engine = StorageEngine.open(new EngineOptions(dir.toUri(), Config.empty(), new org.apache.hadoop.conf.Configuration(),
-        List.of(), clock, null, true));
+    engine = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty(), List.of()).withClock(clock));
     tablet = engine.openTablet(USERS);
     txns = new TxnManager(engine, new LocalLockManager(), clock, (table, key) -> tablet,
         (txn, table, key) -> { throw new AssertionError("the primary is local"); },
@@ -111,11 +110,11 @@ class TxnManagerTest {
     txns.prepare(t, List.of(put("a", "prepared")), PRIMARY_TABLE, utf8("a"), Durability.HFLUSH).get();
     // Coalesced writes of several callers: refused at once, not after the 5 s lock wait.
     assertThrows(org.logbase.common.RowLockedException.class,
-        () -> txns.writeRows(List.of(put("a", "x"), put("b", "y")), Durability.HFLUSH, true));
+        () -> txns.write(new WriteBatch().add(put("a", "x")).add(put("b", "y")), Durability.HFLUSH, true));
     assertNull(name("b", LATEST), "nothing of the refused batch was written");
     assertEquals(1, txns.locks().size(), "the refused batch left no lock");
     // Sent alone, the unrelated row goes through at once.
-    txns.writeRows(List.of(put("b", "y")), Durability.HFLUSH, true).get();
+    txns.write(new WriteBatch().add(put("b", "y")), Durability.HFLUSH, true).get();
     assertEquals("y", name("b", LATEST));
     txns.decide(t, true, clock.next(), PRIMARY_TABLE, utf8("a"), true, Durability.HFLUSH).get();
   }

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.logbase.common.Threads;
 import org.logbase.log.Durability;
 import org.logbase.tablet.Tablet;
+import org.logbase.txn.TxnManager;
 
 /**
  * Writes a range of rows through a tablet with many concurrent writers: the fastest way to fill a
@@ -17,8 +18,8 @@ import org.logbase.tablet.Tablet;
 final class Loader {
   private Loader() {}
 
-  /** Writes rows [from, to) durably; returns records per second. Prints progress every ~10%. */
-  static double load(Tablet tablet, KvRows rows, long from, long to, int writers) throws Exception {
+  /** Writes rows [from, to) durably through the server's write path; returns records per second. Prints progress every ~10%. */
+  static double load(TxnManager txns, Tablet tablet, KvRows rows, long from, long to, int writers) throws Exception {
     AtomicLong next = new AtomicLong(from);
     AtomicLong done = new AtomicLong();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -27,7 +28,7 @@ final class Loader {
       Thread t = Threads.newDaemon("loader-" + i, () -> {
         try {
           for (long r = next.getAndIncrement(); r < to && failure.get() == null; r = next.getAndIncrement()) {
-            tablet.put(KvRows.key(r), rows.columns(r), Durability.HFLUSH);
+            txns.put(tablet, KvRows.key(r), rows.columns(r), Durability.HFLUSH);
             done.incrementAndGet();
           }
         } catch (IOException | RuntimeException e) {

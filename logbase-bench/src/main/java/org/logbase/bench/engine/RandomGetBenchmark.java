@@ -12,6 +12,7 @@ import org.logbase.tablet.RecordCaches;
 import org.logbase.common.Row;
 import org.logbase.tablet.Tablet;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.txn.TxnManager;
 
 /**
  * Uncached random reads: {@code tablet.get} of uniformly chosen existing rows (1 KiB values, record
@@ -59,10 +60,11 @@ public final class RandomGetBenchmark {
       Config config = Engines.withoutAutomaticCheckpoints(Config.empty().with(RecordCaches.POLICY, "none"));
       Report.heading(String.format("RandomGetBenchmark: %,d rows of %d bytes, uniform gets, record cache off,"
           + " %d s windows after %d s warm-up", rows, valueBytes, window.toSeconds(), warmup.toSeconds()));
-      try (StorageEngine engine = Engines.open(cluster, ROOT, config, true)) {
+      try (StorageEngine engine = Engines.open(cluster, ROOT, config, true);
+          TxnManager txns = TxnManager.standalone(engine)) {
         Tablet tablet = Engines.kv(engine);
         System.out.printf("loading with %d writers...%n", loadWriters);
-        double rate = Loader.load(tablet, kv, 0, rows, loadWriters);
+        double rate = Loader.load(txns, tablet, kv, 0, rows, loadWriters);
         System.out.printf("loaded %,d rows at %,.0f rows/s; log %s%n", rows, rate, engine.logStats());
         Path logDir = cluster.path(Engines.logDir(ROOT));
         LogLocations locations = LogLocations.scan(cluster.fs(), logDir, rows);

@@ -5,11 +5,12 @@ import java.util.SplittableRandom;
 import org.logbase.common.Config;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.log.LogStats;
-import org.logbase.recovery.CheckpointManifest;
 import org.logbase.recovery.RecoveryReport;
+import org.logbase.rpc.CheckpointEdit;
 import org.logbase.tablet.RecordCaches;
 import org.logbase.tablet.Tablet;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.txn.TxnManager;
 
 /**
  * Recovery time: a ~1 GB log with a checkpoint taken at ~95% of it, opened with the checkpoint
@@ -73,14 +74,16 @@ public final class RecoveryBenchmark {
     Report.heading(String.format("RecoveryBenchmark: %,d rows of %d bytes, checkpoint after row %,d, then %,d more",
         rows, kv.valueBytes(), checkpointRow, rows - checkpointRow));
     long t0 = System.nanoTime();
-    try (StorageEngine engine = Engines.open(cluster, ROOT, config, true)) {
+    try (StorageEngine engine = Engines.open(cluster, ROOT, config, true);
+        TxnManager txns = TxnManager.standalone(engine)) {
       Tablet tablet = Engines.kv(engine);
       System.out.printf("loading with %d writers...%n", writers);
-      Loader.load(tablet, kv, 0, checkpointRow, writers);
+      Loader.load(txns, tablet, kv, 0, checkpointRow, writers);
       long c0 = System.nanoTime();
-      List<CheckpointManifest> manifests = engine.checkpoint();
-      System.out.printf("checkpoint in %d ms: %s%n", (System.nanoTime() - c0) / 1_000_000, manifests);
-      Loader.load(tablet, kv, checkpointRow, rows, writers);
+      List<CheckpointEdit> checkpoints = engine.checkpoint();
+      System.out.printf("checkpoint in %d ms: %d tablets, %d index entries%n", (System.nanoTime() - c0) / 1_000_000,
+          checkpoints.size(), checkpoints.stream().flatMap(c -> c.getGroupsList().stream()).mapToLong(g -> g.getEntries()).sum());
+      Loader.load(txns, tablet, kv, checkpointRow, rows, writers);
       LogStats s = engine.logStats();
       double secs = (System.nanoTime() - t0) / 1e9;
       System.out.printf("wrote %,d records, %.2f GB of log in %d segments, in %.0f s (%,.0f rows/s, %.1f per flush)%n",

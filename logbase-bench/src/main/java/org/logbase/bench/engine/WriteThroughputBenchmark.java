@@ -10,6 +10,8 @@ import org.logbase.log.LogConfig;
 import org.logbase.log.LogStats;
 import org.logbase.tablet.Tablet;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.txn.TxnManager;
+import org.logbase.txn.WriteBatch;
 
 /**
  * Durable write throughput: N concurrent writers doing {@code tablet.put} of 1 KiB values with
@@ -145,7 +147,8 @@ public final class WriteThroughputBenchmark {
     BenchMain.gc();
     LogStats[] at = new LogStats[2];
     TimedLoop.Result loop;
-    try (StorageEngine engine = Engines.open(cluster, root, config, true)) {
+    try (StorageEngine engine = Engines.open(cluster, root, config, true);
+        TxnManager txns = TxnManager.standalone(engine)) {
       Tablet tablet = Engines.kv(engine);
       AtomicLong next = new AtomicLong();
       StackSampler profile = profiled ? engineProfile : null;
@@ -162,14 +165,14 @@ public final class WriteThroughputBenchmark {
           .run((thread, rng) -> {
             if (putsInFlight == 1) {
               long r = next.getAndIncrement();
-              tablet.put(KvRows.key(r), rows.columns(r), Durability.HFLUSH);
+              txns.put(tablet, KvRows.key(r), rows.columns(r), Durability.HFLUSH);
               return 1;
             }
             // Like the tablet server's RPC handlers: puts in flight without a thread blocked on each.
             CompletableFuture<?>[] inFlight = new CompletableFuture<?>[putsInFlight];
             for (int i = 0; i < putsInFlight; i++) {
               long r = next.getAndIncrement();
-              inFlight[i] = tablet.putAsync(KvRows.key(r), rows.columns(r), Durability.HFLUSH);
+              inFlight[i] = txns.write(new WriteBatch().put(tablet, KvRows.key(r), rows.columns(r)), Durability.HFLUSH);
             }
             CompletableFuture.allOf(inFlight).join();
             return putsInFlight;

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import org.logbase.log.Durability;
 import org.logbase.tablet.Tablet;
+import org.logbase.txn.TxnManager;
 
 /**
  * One writer thread's loop: mostly new rows written across both column groups, sometimes a
@@ -16,6 +17,7 @@ import org.logbase.tablet.Tablet;
  * returned.
  */
 public final class CheckedWriter implements Runnable {
+  private final TxnManager txns;
   private final Tablet tablet;
   private final String prefix;
   private final long count;
@@ -23,7 +25,8 @@ public final class CheckedWriter implements Runnable {
   private final SplittableRandom rnd;
 
   /** @param count writes to make; Long.MAX_VALUE to write until the process dies */
-  public CheckedWriter(Tablet tablet, String prefix, long count, long seed, Consumer<Ack> acks) {
+  public CheckedWriter(TxnManager txns, Tablet tablet, String prefix, long count, long seed, Consumer<Ack> acks) {
+    this.txns = txns;
     this.tablet = tablet;
     this.prefix = prefix;
     this.count = count;
@@ -42,7 +45,7 @@ public final class CheckedWriter implements Runnable {
         for (String c : kind.columns) {
           cols.put(c, CheckedValues.value(key, seq, kind, c));
         }
-        long ts = tablet.put(key.getBytes(StandardCharsets.UTF_8), cols, Durability.HFLUSH);
+        long ts = txns.put(tablet, key.getBytes(StandardCharsets.UTF_8), cols, Durability.HFLUSH);
         acks.accept(new Ack(key, seq, kind, ts));
       }
     } catch (IOException e) {

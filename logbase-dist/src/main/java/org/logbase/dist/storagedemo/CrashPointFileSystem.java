@@ -88,14 +88,26 @@ final class CrashPointFileSystem extends FilterFileSystem {
   public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
     String name = f.getName();
-    if (point == Point.CHECKPOINT_BEFORE_MANIFEST && name.endsWith(".manifest.tmp")) {
-      reached();
+    if (point == Point.CHECKPOINT_BEFORE_MANIFEST && isManifest(name)) {
+      reached(); // the tablet's first manifest, or one written anew
     }
     FSDataOutputStream inner = fs.create(f, permission, overwrite, bufferSize, replication, blockSize, progress);
     Kind kind = SegmentFiles.number(name) >= 0 ? Kind.SEGMENT : name.endsWith(".idx.tmp") ? Kind.INDEX : Kind.OTHER;
     int ordinal = kind == Kind.SEGMENT ? segmentsCreated.incrementAndGet()
         : kind == Kind.INDEX ? indexFilesCreated.incrementAndGet() : 0;
     return new FSDataOutputStream(new Watched(inner, kind, ordinal), null);
+  }
+
+  @Override
+  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
+    if (point == Point.CHECKPOINT_BEFORE_MANIFEST && isManifest(f.getName())) {
+      reached(); // an edit appended to the tablet's manifest
+    }
+    return fs.append(f, bufferSize, progress);
+  }
+
+  private static boolean isManifest(String name) {
+    return name.startsWith("MANIFEST-");
   }
 
   @Override

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.logbase.common.Config;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.txn.TxnManager;
 
 /**
  * A process for crash tests and the demo to kill: opens (and so recovers) an engine, then writes
@@ -47,19 +47,20 @@ public final class CrashWriter {
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
         StandardCharsets.UTF_8);
     TabletDescriptor users = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
-    StorageEngine engine = StorageEngine.open(new EngineOptions(root, config, new Configuration(), List.of(users),
-        null, stopAt(point, nth, out), true));
+    StorageEngine engine = StorageEngine.open(EngineOptions.of(root, config, List.of(users))
+        .withFileSystem(stopAt(point, nth, out)));
     synchronized (out) {
       out.println("RECOVERED " + engine.recoveryReport());
       out.flush();
     }
     Tablet t = engine.tablet(users.id());
+    TxnManager txns = TxnManager.standalone(engine); // the server's write path: row locks, timestamps, one log batch
     String incarnation = Long.toString(ProcessHandle.current().pid());
     AtomicInteger acked = new AtomicInteger();
     boolean selfKill = point.equals(SELF_KILL);
     List<Thread> writers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
-      Thread th = new Thread(new CheckedWriter(t, "p" + incarnation + "w" + i, Long.MAX_VALUE, i, a -> {
+      Thread th = new Thread(new CheckedWriter(txns, t, "p" + incarnation + "w" + i, Long.MAX_VALUE, i, a -> {
         synchronized (out) {
           out.println(a.line());
           out.flush();

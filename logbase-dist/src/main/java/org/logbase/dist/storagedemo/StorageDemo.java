@@ -27,6 +27,7 @@ import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.Version;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.txn.TxnManager;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -87,13 +88,13 @@ public final class StorageDemo implements java.util.concurrent.Callable<Integer>
     TabletDescriptor users = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
     TabletDescriptor people = new TabletDescriptor(PEOPLE, 0, null, null);
     Config config = java.nio.file.Files.exists(configFile) ? Config.load(configFile) : Config.empty();
-    EngineOptions options = new EngineOptions(uri, config, hadoop, List.of(people, users), null, null, true);
+    EngineOptions options = EngineOptions.of(uri, config, List.of(people, users)).withHadoop(hadoop);
     out.println("LogBase storage demo, data in " + uri);
 
     out.println("\n== 1. Write, read, delete and scan");
-    try (StorageEngine engine = StorageEngine.open(options)) {
-      readsAndWrites(engine.tablet(people.id()));
-      out.println("checkpoint: " + engine.checkpoint().size() + " column-group indexes written");
+    try (StorageEngine engine = StorageEngine.open(options); TxnManager txns = TxnManager.standalone(engine)) {
+      readsAndWrites(txns, engine.tablet(people.id()));
+      out.println("checkpoint: " + engine.checkpoint().size() + " tablets");
     }
 
     out.println("\n== 2. A writer process with " + writers + " threads kills itself (kill -9) after " + acks
@@ -121,19 +122,19 @@ public final class StorageDemo implements java.util.concurrent.Callable<Integer>
     return 0;
   }
 
-  private void readsAndWrites(Tablet t) throws Exception {
-    long t1 = t.put(utf8("alice"), Map.of("name", utf8("Alice"), "email", utf8("alice@example.org"),
+  private void readsAndWrites(TxnManager txns, Tablet t) throws Exception {
+    long t1 = txns.put(t, utf8("alice"), Map.of("name", utf8("Alice"), "email", utf8("alice@example.org"),
         "visits", utf8("1")), Durability.HFLUSH);
     out.println("put alice (2 column groups, one atomic write) at " + HybridTimestamp.toString(t1));
-    t.put(utf8("bob"), Map.of("name", utf8("Bob"), "score", utf8("7")), Durability.HSYNC);
-    t.put(utf8("carol"), Map.of("name", utf8("Carol")), Durability.HFLUSH);
+    txns.put(t, utf8("bob"), Map.of("name", utf8("Bob"), "score", utf8("7")), Durability.HSYNC);
+    txns.put(t, utf8("carol"), Map.of("name", utf8("Carol")), Durability.HFLUSH);
     out.println("put bob (hsync) and carol");
-    long t2 = t.put(utf8("alice"), Map.of("email", utf8("alice@new.example")), Durability.HFLUSH);
+    long t2 = txns.put(t, utf8("alice"), Map.of("email", utf8("alice@new.example")), Durability.HFLUSH);
     out.println("put alice email only at " + HybridTimestamp.toString(t2) + " (a partial version)");
     out.println("get alice           -> " + show(t.get(utf8("alice"), null, HybridTimestamp.LATEST)));
     out.println("get alice as of t1  -> " + show(t.get(utf8("alice"), null, t1)));
     out.println("get alice [email]   -> " + show(t.get(utf8("alice"), List.of("email"), HybridTimestamp.LATEST)));
-    long t3 = t.delete(utf8("bob"), Durability.HFLUSH);
+    long t3 = txns.delete(t, utf8("bob"), Durability.HFLUSH);
     out.println("delete bob          -> get bob: " + show(t.get(utf8("bob"), null, HybridTimestamp.LATEST))
         + "; as of before the delete: " + show(t.get(utf8("bob"), null, t3 - 1)));
     out.println("scan all:");

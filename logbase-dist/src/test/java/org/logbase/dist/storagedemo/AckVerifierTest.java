@@ -16,6 +16,7 @@ import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.txn.TxnManager;
 
 /** The crash test's checker must be able to fail: it catches lost, changed and half-visible writes. */
 class AckVerifierTest {
@@ -24,9 +25,10 @@ class AckVerifierTest {
   @Test
   void catchesLostChangedAndHalfVisibleWrites() throws Exception {
     TabletDescriptor d = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
-    try (StorageEngine e = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty(), List.of(d)))) {
+    try (StorageEngine e = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty(), List.of(d)));
+        TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.tablet(d.id());
-      long ts = t.put(bytes("a"), Map.of(
+      long ts = txns.put(t, bytes("a"), Map.of(
           "name", CheckedValues.value("a", 1, Kind.FULL, "name"),
           "email", CheckedValues.value("a", 1, Kind.FULL, "email"),
           "visits", CheckedValues.value("a", 1, Kind.FULL, "visits"),
@@ -38,7 +40,7 @@ class AckVerifierTest {
       assertFalse(AckVerifier.verify(t, List.of(new Ack("b", 1, Kind.FULL, ts))).ok(), "lost write");
 
       // A two-group write visible in one group only.
-      t.put(bytes("c"), Map.of("name", CheckedValues.value("c", 5, Kind.FULL, "name")), Durability.HFLUSH);
+      txns.put(t, bytes("c"), Map.of("name", CheckedValues.value("c", 5, Kind.FULL, "name")), Durability.HFLUSH);
       AckVerifier.Result r = AckVerifier.verify(t, List.of(good));
       assertFalse(r.ok(), "half-visible write");
       assertTrue(r.problems().get(0).contains("half-visible"), r.problems().toString());
@@ -48,11 +50,12 @@ class AckVerifierTest {
   @Test
   void catchesTornValues() throws Exception {
     TabletDescriptor d = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
-    try (StorageEngine e = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty(), List.of(d)))) {
+    try (StorageEngine e = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty(), List.of(d)));
+        TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.tablet(d.id());
       byte[] v = CheckedValues.value("x", 1, Kind.PARTIAL, "score");
       v[v.length - 1] ^= 1;
-      t.put(bytes("x"), Map.of("score", v), Durability.HFLUSH);
+      txns.put(t, bytes("x"), Map.of("score", v), Durability.HFLUSH);
       assertFalse(AckVerifier.verify(t, List.of()).ok());
     }
   }

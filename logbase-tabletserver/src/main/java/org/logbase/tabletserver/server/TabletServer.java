@@ -14,13 +14,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.hadoop.conf.Configuration;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.ZooKeeperClients;
 import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.rpc.ServerLoad;
@@ -152,18 +150,14 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     cluster = LogBaseClient.connect(config);
     OracleTimestamps oracle = new OracleTimestamps(cluster.timestamps(), writeStats);
     published = Jmx.register(writeStats, "TabletServer", "WritePath");
-    engine = StorageEngine.open(new EngineOptions(serverRoot, config, new Configuration(), List.of(), oracle, null, true));
-    tablets = new ServedTablets(engine);
-
     int sessionMs = config.getInt(ClusterConfig.ZK_SESSION_TIMEOUT_MS, ClusterConfig.DEFAULT_ZK_SESSION_TIMEOUT_MS);
-    // A connection attempt may not outlast a session (Curator warns, and uses the session timeout).
-    zk = CuratorFrameworkFactory.newClient(config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"),
-        sessionMs, Math.min(15_000, sessionMs), new ExponentialBackoffRetry(200, 5));
-    zk.start();
-    if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
-      throw new IOException("could not connect to ZooKeeper at " + config.getString(ClusterConfig.ZK_CONNECT, "localhost:2181"));
-    }
+    zk = ZooKeeperClients.connect(config);
     ZkPaths paths = ZkPaths.from(config);
+    // Tablet manifests and checkpoints go to <fs root>/tablets, where whichever server opens a tablet next finds them.
+    engine = StorageEngine.open(EngineOptions.of(serverRoot, config, List.of())
+        .withShared(URI.create(root.replaceAll("/+$", ""))).withClock(oracle)
+        .withFileIds(new ZooKeeperFileIds(zk, paths.fileIds())));
+    tablets = new ServedTablets(engine);
     txns = new TxnManager(engine, LockManagers.create(config, zk, paths), oracle, tablets::findByKey,
         (txn, table, key) -> {
           long ts = cluster.resolveTransaction(txn, table, key);

@@ -31,6 +31,7 @@ import org.logbase.tablet.Tablet;
 import org.logbase.txn.LockManager;
 import org.logbase.txn.RowWrite;
 import org.logbase.txn.TxnManager;
+import org.logbase.txn.WriteBatch;
 import org.logbase.rpc.CommitRequest;
 import org.logbase.rpc.CommitResponse;
 import org.logbase.rpc.DecideRequest;
@@ -86,8 +87,9 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   public void put(PutRequest req, StreamObserver<PutResponse> out) {
     requests.increment();
     Calls.async(out, () -> stats.time(1, () -> {
-      RowWrite w = RowWrite.put(tablets.find(req.getTablet()), req.getKey().toByteArray(), values(req.getColumnsList()));
-      return txns.writeRows(List.of(w), durability(req.getDurabilityValue()))
+      WriteBatch b = new WriteBatch().put(tablets.find(req.getTablet()), req.getKey().toByteArray(),
+          values(req.getColumnsList()));
+      return txns.write(b, durability(req.getDurabilityValue()))
           .thenApply(ts -> PutResponse.newBuilder().setTimestamp(ts[0]).build());
     }));
   }
@@ -96,8 +98,8 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
     requests.increment();
     Calls.async(out, () -> stats.time(1, () -> {
-      RowWrite w = RowWrite.delete(tablets.find(req.getTablet()), req.getKey().toByteArray());
-      return txns.writeRows(List.of(w), durability(req.getDurabilityValue()))
+      WriteBatch b = new WriteBatch().delete(tablets.find(req.getTablet()), req.getKey().toByteArray());
+      return txns.write(b, durability(req.getDurabilityValue()))
           .thenApply(ts -> DeleteResponse.newBuilder().setTimestamp(ts[0]).build());
     }));
   }
@@ -107,12 +109,12 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     requests.increment();
     Calls.async(out, () -> stats.time(req.getMutationsCount(), () -> {
       Tablet t = tablets.find(req.getTablet());
-      List<RowWrite> writes = new ArrayList<>(req.getMutationsCount());
+      WriteBatch writes = new WriteBatch();
       for (Mutation m : req.getMutationsList()) {
         writes.add(write(t, m));
       }
       // One oracle request and one log batch for all of them; each row is its own atomic version.
-      return txns.writeRows(writes, durability(req.getDurabilityValue()), req.getRefuseIfPrepared()).thenApply(ts -> {
+      return txns.write(writes, durability(req.getDurabilityValue()), req.getRefuseIfPrepared()).thenApply(ts -> {
         BatchMutateResponse.Builder b = BatchMutateResponse.newBuilder();
         for (long x : ts) {
           b.addTimestamps(x);

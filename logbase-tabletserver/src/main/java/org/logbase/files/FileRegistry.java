@@ -1,0 +1,171 @@
+package org.logbase.files;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.Config;
+
+/**
+ * Where every known data file lives, and positioned reads from it by id. Open input streams are
+ * kept for the most used files, at most {@value #MAX_OPEN_DEFAULT} by default ({@link #MAX_OPEN}):
+ * a stream evicted while a read is under way is closed when that read ends.
+ *
+ * <p>Positioned reads on one stream are safe from many threads at once (HDFS pread,
+ * RawLocalFileSystem's channel reads).
+ */
+public final class FileRegistry implements Closeable {
+  public static final String MAX_OPEN = "files.max.open";
+  static final int MAX_OPEN_DEFAULT = 512;
+
+  private final FileSystem fs;
+  private final ConcurrentHashMap<Long, Path> paths = new ConcurrentHashMap<>();
+  private final Cache<Long, Handle> open;
+
+  public FileRegistry(FileSystem fs, Config config) {
+    this(fs, config.getInt(MAX_OPEN, MAX_OPEN_DEFAULT));
+  }
+
+  public FileRegistry(FileSystem fs, int maxOpen) {
+    if (maxOpen < 1) {
+      throw new IllegalArgumentException(MAX_OPEN + " must be at least 1, not " + maxOpen);
+    }
+    this.fs = fs;
+    this.open = Caffeine.newBuilder().maximumSize(maxOpen).executor(Runnable::run)
+        .<Long, Handle>removalListener((id, h, cause) -> {
+          if (h != null && cause != RemovalCause.REPLACED) {
+            h.retire();
+          }
+        }).build();
+  }
+
+  /**
+   * Makes a file known by id. Registering an id again with the same path does nothing; with another
+   * path it fails, as ids are never reused.
+   */
+  public void register(long id, Path path) {
+    Path p = fs.makeQualified(path);
+    Path before = paths.putIfAbsent(id, p);
+    if (before != null && !before.equals(p)) {
+      throw new IllegalStateException("file id " + id + " is " + before + ", not " + p);
+    }
+  }
+
+  /** Where a file lives. */
+  public Path path(long id) throws FileNotFoundException {
+    Path p = paths.get(id);
+    if (p == null) {
+      throw new FileNotFoundException("data file " + id + " is not known to this server");
+    }
+    return p;
+  }
+
+  public boolean knows(long id) {
+    return paths.containsKey(id);
+  }
+
+  /** Reads {@code buf.length} bytes of file {@code id} from {@code offset}. */
+  public void readFully(long id, long offset, byte[] buf) throws IOException {
+    try {
+      readOnce(id, offset, buf);
+    } catch (EOFException e) {
+      // A stream opened while the file was shorter may not see bytes flushed since: reopen once.
+      open.invalidate(id);
+      readOnce(id, offset, buf);
+    }
+  }
+
+  private void readOnce(long id, long offset, byte[] buf) throws IOException {
+    Handle h = acquire(id);
+    try {
+      h.in.readFully(offset, buf);
+    } finally {
+      h.release();
+    }
+  }
+
+  private Handle acquire(long id) throws IOException {
+    while (true) {
+      Handle h = open.getIfPresent(id);
+      if (h == null) {
+        Handle fresh = new Handle(fs.open(path(id)));
+        h = open.asMap().putIfAbsent(id, fresh);
+        if (h == null) {
+          h = fresh;
+        } else {
+          fresh.retire();
+        }
+      }
+      if (h.tryAcquire()) {
+        return h;
+      }
+      open.asMap().remove(id, h); // evicted and closed meanwhile: open it again
+    }
+  }
+
+  /** Closes the stream of a file that is going away, and forgets where it was. */
+  public void forget(long id) {
+    open.invalidate(id);
+    paths.remove(id);
+  }
+
+  /** How many streams are open now (at most the configured bound, once evictions have run). */
+  public long openStreams() {
+    open.cleanUp();
+    return open.estimatedSize();
+  }
+
+  @Override
+  public void close() {
+    open.invalidateAll();
+    open.cleanUp();
+  }
+
+  /** An open stream and how many reads use it; closed once retired and unused. */
+  private static final class Handle {
+    private final FSDataInputStream in;
+    private int users;
+    private boolean retired;
+    private boolean closed;
+
+    Handle(FSDataInputStream in) {
+      this.in = in;
+    }
+
+    synchronized boolean tryAcquire() {
+      if (retired) {
+        return false;
+      }
+      users++;
+      return true;
+    }
+
+    synchronized void release() {
+      users--;
+      closeIfUnused();
+    }
+
+    synchronized void retire() {
+      retired = true;
+      closeIfUnused();
+    }
+
+    private void closeIfUnused() {
+      if (retired && users == 0 && !closed) {
+        closed = true;
+        try {
+          in.close();
+        } catch (IOException e) {
+          // Nothing was written through it; a failed close of an input stream loses nothing.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package org.logbase.manifest;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.files.SharedPaths;
+import org.logbase.rpc.ManifestEdit;
+import org.logbase.tablet.TabletId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tablet's manifest: the files {@code MANIFEST-<n>} in the tablet's directory, the newest of
+ * which holds its state. An edit is appended to the newest file as a frame {@code length:u32
+ * crc32c:u32 bytes} and flushed to disk before {@link #append} returns; reading stops at the first
+ * frame that is incomplete or fails its CRC (an append a crash cut short: it never happened). Every
+ * {@value #ROLL_EDITS} edits, or when the file system cannot append, the state is written whole to
+ * {@code MANIFEST-<n+1>} under a temporary name and renamed into place, then the older files are
+ * deleted; a file is thus complete from the moment it can be seen.
+ *
+ * <p>Appends are serialised by this object; one process at a time may write a tablet's manifest
+ * (the server that serves the tablet).
+ */
+public final class ManifestLog {
+  static final int ROLL_EDITS = 64;
+  private static final Logger LOG = LoggerFactory.getLogger(ManifestLog.class);
+  private static final Pattern NAME = Pattern.compile("MANIFEST-(\\d{20})");
+  private static final int MAX_EDIT_BYTES = 64 << 20;
+
+  private final FileSystem fs;
+  private final Path dir;
+  private TabletManifest state;
+  private long fileNumber;
+  private int editsInFile;
+  /** The newest file ends in a torn edit: an edit appended after it would be unreadable. */
+  private boolean torn;
+
+  private ManifestLog(FileSystem fs, Path dir, TabletManifest state, long fileNumber, int editsInFile, boolean torn) {
+    this.fs = fs;
+    this.dir = dir;
+    this.state = state;
+    this.fileNumber = fileNumber;
+    this.editsInFile = editsInFile;
+    this.torn = torn;
+  }
+
+  /** The valid edits of a file, and whether bytes after them were ignored. */
+  private record Read(List<ManifestEdit> edits, boolean torn) {}
+
+  /**
+   * Reads the tablet's manifest in {@code dir} (empty if there is none yet).
+   *
+   * @param problems told of a torn last edit, or of a manifest file that could not be read (an older
+   *     one is used then)
+   */
+  public static ManifestLog open(FileSystem fs, Path dir, TabletId tablet, Consumer<String> problems)
+      throws IOException {
+    List<Path> files = filesNewestFirst(fs, dir);
+    for (Path p : files) {
+      try {
+        TabletManifest m = TabletManifest.empty(tablet);
+        Read read = readEdits(fs, p, problems);
+        for (ManifestEdit e : read.edits()) {
+          m = m.apply(e);
+        }
+        return new ManifestLog(fs, dir, m, number(files.get(0)), read.edits().size(), read.torn() || p != files.get(0));
+      } catch (IOException | IllegalArgumentException e) {
+        problems.accept("manifest " + p + " is unusable (" + e.getMessage() + "); trying an older one");
+      }
+    }
+    if (!files.isEmpty()) {
+      // Starting empty would forget where the tablet's data is: refuse instead.
+      throw new IOException("no manifest of tablet " + tablet + " in " + dir + " can be read (" + files + ")");
+    }
+    return new ManifestLog(fs, dir, TabletManifest.empty(tablet), 0, 0, false);
+  }
+
+  /** The state now. */
+  public synchronized TabletManifest current() {
+    return state;
+  }
+
+  /** Whether a manifest file exists for the tablet. */
+  public synchronized boolean exists() {
+    return fileNumber > 0;
+  }
+
+  /** Makes an edit durable (flushed to disk), then applies it to the published state. */
+  public synchronized TabletManifest append(ManifestEdit edit) throws IOException {
+    TabletManifest next = state.apply(edit);
+    if (fileNumber == 0 || editsInFile >= ROLL_EDITS || torn) {
+      roll(next);
+    } else {
+      try {
+        torn = true; // until the edit is whole on disk: should this fail, the next edit starts a new file
+        try (FSDataOutputStream out = fs.append(file(fileNumber))) {
+          out.write(frame(edit));
+          out.hsync();
+        }
+        torn = false;
+        editsInFile++;
+      } catch (IOException | UnsupportedOperationException e) {
+        // Whatever part of the frame reached the file fails its CRC and is ignored by readers;
+        // the rewritten file below does not contain it.
+        LOG.info("appending to {} failed ({}); writing the manifest anew", file(fileNumber), e.toString());
+        roll(next);
+      }
+    }
+    state = next;
+    return next;
+  }
+
+  private void roll(TabletManifest next) throws IOException {
+    List<Path> existing = filesNewestFirst(fs, dir);
+    long n = Math.max(fileNumber, existing.isEmpty() ? 0 : number(existing.get(0))) + 1;
+    Path target = file(n);
+    Path tmp = target.suffix(".tmp");
+    fs.mkdirs(dir);
+    List<ManifestEdit> edits = next.asEdits();
+    try (FSDataOutputStream out = fs.create(tmp, true)) {
+      for (ManifestEdit e : edits) {
+        out.write(frame(e));
+      }
+      out.hsync();
+    }
+    fs.delete(target, false);
+    if (!fs.rename(tmp, target)) {
+      throw new IOException("could not rename " + tmp + " to " + target);
+    }
+    fileNumber = n;
+    editsInFile = edits.size();
+    torn = false;
+    for (Path old : filesNewestFirst(fs, dir)) {
+      if (number(old) < n) {
+        try {
+          fs.delete(old, false);
+        } catch (IOException e) {
+          // Readers take the newest file; an old one left behind is only clutter.
+          LOG.warn("could not delete the superseded manifest {}", old, e);
+        }
+      }
+    }
+  }
+
+  private Path file(long n) {
+    return new Path(dir, String.format("MANIFEST-%020d", n));
+  }
+
+  static byte[] frame(ManifestEdit e) {
+    byte[] body = e.toByteArray();
+    CRC32C crc = new CRC32C();
+    crc.update(body);
+    return ByteBuffer.allocate(8 + body.length).putInt(body.length).putInt((int) crc.getValue()).put(body).array();
+  }
+
+  private static Read readEdits(FileSystem fs, Path p, Consumer<String> problems) throws IOException {
+    byte[] all;
+    try (InputStream in = fs.open(p)) {
+      all = in.readAllBytes();
+    }
+    ByteBuffer b = ByteBuffer.wrap(all);
+    List<ManifestEdit> out = new ArrayList<>();
+    boolean torn = false;
+    while (b.remaining() > 0) {
+      torn = true; // until the edit below is read whole
+      int at = b.position();
+      if (b.remaining() < 8) {
+        problems.accept("manifest " + p + ": incomplete edit at byte " + at + " ignored (a cut-short append)");
+        break;
+      }
+      int length = b.getInt();
+      int stored = b.getInt();
+      if (length < 0 || length > MAX_EDIT_BYTES || length > b.remaining()) {
+        problems.accept("manifest " + p + ": incomplete edit at byte " + at + " ignored (a cut-short append)");
+        break;
+      }
+      byte[] body = new byte[length];
+      b.get(body);
+      CRC32C crc = new CRC32C();
+      crc.update(body);
+      if ((int) crc.getValue() != stored) {
+        problems.accept("manifest " + p + ": edit at byte " + at + " fails its CRC32C; it and what follows are ignored");
+        break;
+      }
+      try {
+        out.add(ManifestEdit.parseFrom(body));
+      } catch (InvalidProtocolBufferException e) {
+        throw new IOException("manifest " + p + " holds an edit that does not parse at byte " + at, e);
+      }
+      torn = false;
+    }
+    if (out.isEmpty()) {
+      throw new IOException("manifest " + p + " holds no edit");
+    }
+    return new Read(out, torn);
+  }
+
+  private static List<Path> filesNewestFirst(FileSystem fs, Path dir) throws IOException {
+    List<Path> out = new ArrayList<>();
+    for (FileStatus f : SharedPaths.list(fs, dir)) {
+      if (NAME.matcher(f.getPath().getName()).matches()) {
+        out.add(f.getPath());
+      }
+    }
+    out.sort(Comparator.comparingLong(ManifestLog::number).reversed());
+    return out;
+  }
+
+  private static long number(Path p) {
+    Matcher m = NAME.matcher(p.getName());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a manifest file: " + p);
+    }
+    return Long.parseLong(m.group(1));
+  }
+}

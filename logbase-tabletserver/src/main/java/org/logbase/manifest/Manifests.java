@@ -1,0 +1,91 @@
+package org.logbase.manifest;
+
+import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.Bytes;
+import org.logbase.rpc.CheckpointEdit;
+import org.logbase.rpc.ManifestEdit;
+import org.logbase.rpc.RetiredEdit;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tablet.TabletId;
+
+/**
+ * The manifests of all tablets, one directory each under a root in the shared file system ({@code
+ * <shared>/tablets/t<table>-<tablet>/}); index files of the tablet's checkpoints go there too.
+ */
+public final class Manifests {
+  private final FileSystem fs;
+  private final Path root;
+  private final ConcurrentHashMap<TabletId, ManifestLog> open = new ConcurrentHashMap<>();
+
+  public Manifests(FileSystem fs, Path root) {
+    this.fs = fs;
+    this.root = root;
+  }
+
+  /** The tablet's directory: its manifest and its index files. */
+  public Path directory(TabletId tablet) {
+    return new Path(root, tablet.toString());
+  }
+
+  /** The tablet's manifest, read from the file system the first time (and again after {@link #forget}). */
+  public ManifestLog log(TabletId tablet, Consumer<String> problems) throws IOException {
+    ManifestLog m = open.get(tablet);
+    if (m != null) {
+      return m;
+    }
+    ManifestLog read = ManifestLog.open(fs, directory(tablet), tablet, problems);
+    ManifestLog raced = open.putIfAbsent(tablet, read);
+    return raced != null ? raced : read;
+  }
+
+  /** Drops the cached manifest of a tablet this server no longer serves (another may write it now). */
+  public void forget(TabletId tablet) {
+    open.remove(tablet);
+  }
+
+  /**
+   * Splits a tablet that no server serves now at {@code splitKey}: each daughter gets a manifest with
+   * its half of the range and the parent's checkpoints (whose index entries it filters by its range
+   * when it loads them; replay routes the parent's log records by key), then the parent is marked
+   * retired. A crash in between leaves the parent live; the split can be done again with new ids
+   * for the daughters.
+   */
+  public void split(TabletDescriptor parent, byte[] splitKey, int leftId, int rightId, Consumer<String> problems)
+      throws IOException {
+    if (!parent.contains(splitKey) || (parent.startKey() != null && Bytes.compare(parent.startKey(), splitKey) == 0)) {
+      throw new IllegalArgumentException("split key " + Bytes.toStringBinary(splitKey) + " is not inside " + parent);
+    }
+    ManifestLog p = log(parent.id(), problems);
+    TabletManifest pm = p.current();
+    if (pm.retired()) {
+      throw new IllegalStateException("tablet " + parent + " was split already, into " + pm.daughters());
+    }
+    if (pm.newest() == null) {
+      // Without one, the daughters would not know which log holds the parent's data.
+      throw new IllegalStateException("tablet " + parent + " has no checkpoint yet: checkpoint it before splitting");
+    }
+    daughter(parent, leftId, parent.startKey(), splitKey, pm, problems);
+    daughter(parent, rightId, splitKey, parent.endKey(), pm, problems);
+    p.append(ManifestEdit.newBuilder().setRetired(RetiredEdit.newBuilder().addDaughters(leftId).addDaughters(rightId))
+        .build());
+  }
+
+  private void daughter(TabletDescriptor parent, int id, byte[] start, byte[] end, TabletManifest pm,
+      Consumer<String> problems) throws IOException {
+    TabletId d = new TabletId(parent.schema().id(), id);
+    forget(d);
+    ManifestLog m = log(d, problems);
+    if (m.exists()) {
+      throw new IllegalStateException("tablet " + d + " has a manifest already; pick new tablet ids for the daughters");
+    }
+    m.append(ManifestEdit.newBuilder().setRange(TabletManifest.range(start, end)).build());
+    for (int i = pm.checkpoints().size() - 1; i >= 0; i--) {
+      CheckpointEdit c = pm.checkpoints().get(i);
+      m.append(ManifestEdit.newBuilder().setCheckpoint(c).build());
+    }
+  }
+}

@@ -1,0 +1,271 @@
+package org.logbase.recovery;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.schema.ColumnGroup;
+import org.logbase.files.FileIds;
+import org.logbase.files.FileRegistry;
+import org.logbase.files.SharedPaths;
+import org.logbase.index.BLinkTree;
+import org.logbase.log.LogPosition;
+import org.logbase.manifest.ManifestLog;
+import org.logbase.manifest.Manifests;
+import org.logbase.manifest.TabletManifest;
+import org.logbase.rpc.CheckpointEdit;
+import org.logbase.rpc.FileRef;
+import org.logbase.rpc.GroupCheckpoint;
+import org.logbase.rpc.ManifestEdit;
+import org.logbase.tablet.GroupIndex;
+import org.logbase.tablet.IndexApplier.Watermark;
+import org.logbase.tablet.TabletDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A tablet's checkpoint is its manifest plus an index file per column group, all in the tablet's
+ * directory of the shared file system, so any server can load it. Writing one: the index files of
+ * the groups that changed (an idle group keeps its file), then one manifest edit naming them, the
+ * data files their entries point into and the log position the tail continues from; files no kept
+ * checkpoint uses are deleted after. Loading one: the newest checkpoint whose index files are intact
+ * (else the older one), its data files made known to the {@link FileRegistry}, and where replay
+ * must start, in whichever server's log that is.
+ */
+public final class TabletCheckpoints {
+  private static final Logger LOG = LoggerFactory.getLogger(TabletCheckpoints.class);
+
+  private final FileSystem fs;
+  private final Manifests manifests;
+  private final IndexFiles indexFiles;
+  private final FileRegistry files;
+  private final FileIds ids;
+  private final Path ownLog;
+
+  /**
+   * Where a tablet's rebuild starts: its indexes as loaded (empty without a checkpoint) and the log
+   * (directory) and position its tail is replayed from.
+   *
+   * @param lsn every record up to this LSN of {@code logDir} is in the indexes
+   */
+  public record Start(TabletDescriptor tablet, GroupIndex[] groups, Path logDir, LogPosition from, long lsn,
+      long maxTimestamp, int checkpointsLoaded, long entries) {}
+
+  /** @param ownLog this server's log: the tail of every checkpoint it writes continues there */
+  public TabletCheckpoints(FileSystem fs, Manifests manifests, FileRegistry files, FileIds ids, Path ownLog) {
+    this.fs = fs;
+    this.manifests = manifests;
+    this.indexFiles = new IndexFiles(fs);
+    this.files = files;
+    this.ids = ids;
+    this.ownLog = ownLog;
+  }
+
+  public Path ownLog() {
+    return ownLog;
+  }
+
+  /** Whether a start's tail is in this server's log. */
+  public boolean isOwnLog(Path logDir) {
+    return SharedPaths.store(fs, logDir).equals(SharedPaths.store(fs, ownLog));
+  }
+
+  /**
+   * Loads a tablet's newest usable checkpoint, reading its manifest anew (another server may have
+   * written it since this one last served the tablet). An older checkpoint stands in for a damaged
+   * newest one only if its tail is in the same log (replaying that log from the older position
+   * restores everything); with none usable, the tablet starts empty from the start of this server's
+   * log only if every checkpoint it had continued in this log, as nothing of it can be elsewhere.
+   *
+   * @param useCheckpoints false starts from nothing (benchmarks compare the two)
+   * @param problems told about every checkpoint that was skipped, and why
+   * @throws IOException if the tablet was split (its daughters are to be opened instead), or its
+   *     history cannot be rebuilt from what is readable now
+   */
+  public Start load(TabletDescriptor d, boolean useCheckpoints, Consumer<String> problems) throws IOException {
+    manifests.forget(d.id());
+    ManifestLog log = manifests.log(d.id(), problems);
+    int removed = indexFiles.removeTemporaryFiles(manifests.directory(d.id()));
+    if (removed > 0) {
+      LOG.info("removed {} temporary index files of {} left by a crash", removed, d);
+    }
+    TabletManifest m = log.current();
+    if (m.retired()) {
+      throw new IOException("tablet " + d + " was split into tablets " + m.daughters() + "; open those instead");
+    }
+    CheckpointEdit newest = m.newest();
+    if (useCheckpoints && newest != null) {
+      for (CheckpointEdit c : m.checkpoints()) {
+        if (!c.getLogDir().equals(newest.getLogDir())) {
+          break; // its tail is in another log: newer records of the tablet would be missed
+        }
+        try {
+          Start s = start(d, c);
+          if (c != newest) {
+            // The newest checkpoint's files are damaged: the next checkpoint must not reuse them.
+            for (GroupIndex gi : s.groups()) {
+              if (gi != null) {
+                gi.mustCheckpoint();
+              }
+            }
+          }
+          return s;
+        } catch (IOException e) {
+          problems.accept("checkpoint of " + d + " at LSN " + c.getLsn() + " is unusable (" + e.getMessage() + ")");
+        }
+      }
+    }
+    String own = SharedPaths.store(fs, ownLog);
+    for (CheckpointEdit c : m.checkpoints()) {
+      if (!c.getLogDir().equals(own)) {
+        throw new IOException("tablet " + d + " cannot be opened: " + (useCheckpoints ? "no usable checkpoint"
+            : "starting without a checkpoint") + ", and its history continued in " + c.getLogDir()
+            + ", not in this server's log (" + String.join("; ", describe(m)) + ")");
+      }
+    }
+    return new Start(d, groups(d, 0), ownLog, LogPosition.START, 0, 0, 0, 0);
+  }
+
+  private static List<String> describe(TabletManifest m) {
+    return m.checkpoints().stream().map(c -> "checkpoint at LSN " + c.getLsn() + " of " + c.getLogDir()).toList();
+  }
+
+  private Start start(TabletDescriptor d, CheckpointEdit c) throws IOException {
+    Map<Integer, GroupCheckpoint> byGroup = new HashMap<>();
+    c.getGroupsList().forEach(g -> byGroup.put(g.getColumnGroup(), g));
+    // A daughter loads its parent's index files: it keeps the keys of its own range.
+    Predicate<byte[]> keep = d.startKey() == null && d.endKey() == null ? null : d::contains;
+    GroupIndex[] groups = groups(d, c.getLsn());
+    int loaded = 0;
+    long entries = 0;
+    for (ColumnGroup g : d.schema().columnGroups()) {
+      GroupCheckpoint gc = byGroup.get(g.id());
+      if (gc != null) {
+        // A group missing from the checkpoint was added after it: it has nothing before the tail.
+        groups[g.id()] = new GroupIndex(d, g, indexFiles.load(gc, d.schema().id(), keep), c.getLsn());
+        loaded++;
+        entries += gc.getEntries();
+      }
+    }
+    for (FileRef f : c.getFilesList()) {
+      files.register(f.getId(), SharedPaths.resolve(fs, f.getPath()));
+    }
+    return new Start(d, groups, SharedPaths.resolve(fs, c.getLogDir()),
+        new LogPosition(c.getPositionFile(), c.getPositionOffset()), c.getLsn(), c.getMaxTimestamp(), loaded, entries);
+  }
+
+  /** Empty indexes for every column group of the tablet, covering nothing before {@code lsn}. */
+  public static GroupIndex[] groups(TabletDescriptor d, long lsn) {
+    int maxId = d.schema().columnGroups().stream().mapToInt(ColumnGroup::id).max().orElse(0);
+    GroupIndex[] groups = new GroupIndex[maxId + 1];
+    for (ColumnGroup g : d.schema().columnGroups()) {
+      groups[g.id()] = new GroupIndex(d, g, BLinkTree.builder().build(), lsn);
+    }
+    return groups;
+  }
+
+  /** Whether the tablet has a checkpoint yet. */
+  public boolean hasCheckpoint(TabletDescriptor d) throws IOException {
+    return manifests.log(d.id(), LOG::warn).current().newest() != null;
+  }
+
+  /**
+   * Checkpoints a tablet's indexes as of {@code wm}, a watermark of this server's log taken before
+   * this call: entries applied after it may be in the files too; replay applies them again,
+   * idempotently.
+   *
+   * @return the checkpoint now newest (the previous one if nothing changed since)
+   */
+  public synchronized CheckpointEdit write(TabletDescriptor d, GroupIndex[] groups, Watermark wm) throws IOException {
+    ManifestLog log = manifests.log(d.id(), LOG::warn);
+    TabletManifest m = log.current();
+    if (m.retired()) {
+      throw new IllegalStateException("tablet " + d + " was split; it has no checkpoints of its own any more");
+    }
+    CheckpointEdit prev = m.newest();
+    Map<Integer, GroupCheckpoint> before = new HashMap<>();
+    Map<Long, String> knownFiles = new HashMap<>();
+    if (prev != null) {
+      prev.getGroupsList().forEach(g -> before.put(g.getColumnGroup(), g));
+      prev.getFilesList().forEach(f -> knownFiles.put(f.getId(), f.getPath()));
+    }
+    String ownLogDir = SharedPaths.store(fs, ownLog);
+    CheckpointEdit.Builder b = CheckpointEdit.newBuilder().setLsn(wm.lsn()).setLogDir(ownLogDir)
+        .setPositionFile(wm.position().segment()).setPositionOffset(wm.position().offset());
+    Path dir = manifests.directory(d.id());
+    long[] covered = new long[groups.length];
+    boolean rewrote = false;
+    Set<Long> fileIds = new TreeSet<>();
+    long maxTs = 0;
+    for (GroupIndex gi : groups) {
+      if (gi == null) {
+        continue;
+      }
+      // Read after the caller took the watermark: zero means nothing reached this index since the
+      // last checkpoint began, so that checkpoint's index file is complete up to the watermark too.
+      long updates = gi.updatesSinceCheckpoint();
+      GroupCheckpoint g = before.get(gi.group().id());
+      if (updates > 0 || g == null) {
+        g = indexFiles.write(gi, dir, ids.next(), wm.lsn());
+        rewrote = true;
+      }
+      covered[gi.group().id()] = updates;
+      b.addGroups(g);
+      fileIds.addAll(g.getFileIdsList());
+      maxTs = Math.max(maxTs, g.getMaxTimestamp());
+    }
+    if (!rewrote && prev != null && prev.getLsn() >= wm.lsn() && prev.getLogDir().equals(ownLogDir)) {
+      return prev;
+    }
+    for (long id : fileIds) {
+      String path = files.knows(id) ? SharedPaths.store(fs, files.path(id)) : knownFiles.get(id);
+      if (path == null) {
+        throw new IOException("index of " + d + " points into data file " + id + ", which this server does not know");
+      }
+      b.addFiles(FileRef.newBuilder().setId(id).setPath(path));
+    }
+    CheckpointEdit c = b.setMaxTimestamp(maxTs).build();
+    if (m.range() == null) {
+      log.append(ManifestEdit.newBuilder().setRange(TabletManifest.range(d.startKey(), d.endKey())).build());
+    }
+    TabletManifest now = log.append(ManifestEdit.newBuilder().setCheckpoint(c).build());
+    for (GroupIndex gi : groups) {
+      if (gi != null) {
+        gi.checkpointed(covered[gi.group().id()]);
+      }
+    }
+    deleteUnused(m.indexPaths(), now.indexPaths(), dir);
+    if (rewrote) {
+      LOG.info("checkpoint of {} at LSN {}: replay from file {} offset {}", d, wm.lsn(), wm.position().segment(),
+          wm.position().offset());
+    }
+    return c;
+  }
+
+  /** Deletes this tablet's own index files that no kept checkpoint uses (a parent's are left alone). */
+  private void deleteUnused(Set<String> before, Set<String> now, Path dir) throws IOException {
+    String own = SharedPaths.store(fs, dir) + "/";
+    for (String p : before) {
+      if (!now.contains(p) && p.startsWith(own)) {
+        indexFiles.delete(p);
+      }
+    }
+  }
+
+  /** Forgets the manifest of a tablet this server stops serving. */
+  public void forget(TabletDescriptor d) {
+    manifests.forget(d.id());
+  }
+
+  /** The tablet's manifest as this server knows it. */
+  public TabletManifest manifest(TabletDescriptor d) throws IOException {
+    return manifests.log(d.id(), LOG::warn).current();
+  }
+
+}

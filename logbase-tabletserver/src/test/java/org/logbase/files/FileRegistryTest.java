@@ -1,0 +1,120 @@
+package org.logbase.files;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.log.LogFileSystems;
+
+/** Files by id: reads from any directory, a bounded number of open streams, ids never handed out twice. */
+class FileRegistryTest {
+  @TempDir Path dir;
+
+  /** Counts the streams open on the inner file system. */
+  static final class CountingFileSystem extends FilterFileSystem {
+    final AtomicInteger open = new AtomicInteger();
+
+    CountingFileSystem(FileSystem inner) {
+      super(inner);
+    }
+
+    @Override
+    public FSDataInputStream open(org.apache.hadoop.fs.Path f, int bufferSize) throws IOException {
+      FSDataInputStream in = fs.open(f, bufferSize);
+      open.incrementAndGet();
+      return new FSDataInputStream(in) {
+        @Override
+        public void close() throws IOException {
+          open.decrementAndGet();
+          super.close();
+        }
+      };
+    }
+  }
+
+  @Test
+  void readsFilesOfManyDirectoriesByIdWithABoundedNumberOfOpenStreams() throws Exception {
+    List<org.apache.hadoop.fs.Path> paths = new ArrayList<>();
+    for (int i = 1; i <= 40; i++) {
+      Path d = Files.createDirectories(dir.resolve("server" + (i % 3)));
+      Path f = d.resolve("file" + i);
+      Files.writeString(f, "contents of file " + i);
+      paths.add(new org.apache.hadoop.fs.Path(f.toUri()));
+    }
+    try (FileSystem raw = LogFileSystems.open(dir.toUri(), new Configuration())) {
+      CountingFileSystem fs = new CountingFileSystem(raw);
+      try (FileRegistry files = new FileRegistry(fs, 8)) {
+        for (int i = 1; i <= 40; i++) {
+          files.register(i, paths.get(i - 1));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+          List<Future<?>> reads = new ArrayList<>();
+          for (int t = 0; t < 4; t++) {
+            int seed = t;
+            reads.add(pool.submit(() -> {
+              for (int n = 0; n < 2_000; n++) {
+                int id = 1 + (n * 7 + seed * 13) % 40;
+                byte[] want = ("contents of file " + id).getBytes(StandardCharsets.UTF_8);
+                byte[] got = new byte[want.length - 9];
+                files.readFully(id, 9, got);
+                assertArrayEquals(java.util.Arrays.copyOfRange(want, 9, want.length), got, "file " + id);
+              }
+              return null;
+            }));
+          }
+          for (Future<?> f : reads) {
+            f.get();
+          }
+        } finally {
+          pool.shutdownNow();
+        }
+        assertTrue(files.openStreams() <= 8, "open streams: " + files.openStreams());
+        assertTrue(fs.open.get() <= 8, "streams open on the file system: " + fs.open.get());
+        FileNotFoundException unknown = assertThrows(FileNotFoundException.class, () -> files.readFully(99, 0, new byte[1]));
+        assertTrue(unknown.getMessage().contains("data file 99 is not known"), unknown.getMessage());
+        assertThrows(IllegalStateException.class, () -> files.register(3, paths.get(4)), "an id names one file");
+      }
+      assertEquals(0, fs.open.get(), "closing the registry closes every stream");
+    }
+  }
+
+  @Test
+  void localFileIdsAreNeverHandedOutAgainAfterARestart() throws Exception {
+    try (FileSystem fs = LogFileSystems.open(dir.toUri(), new Configuration())) {
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("file-ids").toUri());
+      Set<Long> seen = new HashSet<>();
+      long last = 0;
+      for (int restart = 0; restart < 3; restart++) {
+        LocalFileIds ids = new LocalFileIds(fs, file, 1);
+        for (int i = 0; i < LocalFileIds.BLOCK + 5; i++) {
+          long id = ids.next();
+          assertTrue(id > last, id + " after " + last);
+          assertTrue(seen.add(id));
+          last = id;
+        }
+      }
+      assertTrue(new LocalFileIds(fs, file, 10_000).next() >= 10_000, "above the files already present");
+    }
+  }
+}
