@@ -1,36 +1,43 @@
 package org.logbase.files;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import org.apache.hadoop.fs.FSDataOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
  * File ids for a storage engine that runs alone (the storage demo, benchmarks, tests): reserved in
- * blocks by rewriting a small file (temporary name, then rename) before any id of the block is
- * handed out, so a restart never hands out an id again. Not safe for two processes at once; a
- * cluster allocates from ZooKeeper instead.
+ * blocks, each recorded before any id of it is handed out as an empty file {@code upto-<end>} in a
+ * directory (creating an empty file is a name-space operation only: on HDFS it costs no block and no
+ * wait for one to close), the older record deleted after. A restart continues above the largest
+ * record, so it never hands out an id again. Not safe for two processes at once; a cluster
+ * allocates from ZooKeeper instead.
  */
 public final class LocalFileIds implements FileIds {
   static final long BLOCK = 64;
+  private static final Pattern NAME = Pattern.compile("upto-(\\d{20})");
 
   private final FileSystem fs;
-  private final Path file;
+  private final Path dir;
   private long next;
   private long reservedEnd;
 
   /**
+   * @param dir where the reservations are recorded
    * @param atLeast the first id handed out is at least this (above the ids of files already present)
    */
-  public LocalFileIds(FileSystem fs, Path file, long atLeast) throws IOException {
+  public LocalFileIds(FileSystem fs, Path dir, long atLeast) throws IOException {
     this.fs = fs;
-    this.file = file;
-    // A crash between deleting the file and renaming the new one over it leaves only the new one.
-    long stored = Math.max(read(file), read(file.suffix(".tmp")));
-    this.next = Math.max(Math.max(stored, atLeast), 1);
+    this.dir = dir;
+    long stored = 1;
+    for (Path p : records()) {
+      stored = Math.max(stored, end(p));
+    }
+    this.next = Math.max(stored, Math.max(atLeast, 1));
     this.reservedEnd = next;
   }
 
@@ -38,7 +45,11 @@ public final class LocalFileIds implements FileIds {
   public synchronized long next() throws IOException {
     if (next >= reservedEnd) {
       long end = next + BLOCK;
-      write(end);
+      List<Path> older = records();
+      fs.create(new Path(dir, String.format("upto-%020d", end)), false).close();
+      for (Path p : older) {
+        fs.delete(p, false);
+      }
       reservedEnd = end;
     }
     return FileIds.check(next++);
@@ -48,37 +59,25 @@ public final class LocalFileIds implements FileIds {
   public synchronized void reserveAbove(long id) {
     if (next <= id) {
       next = id + 1;
-      reservedEnd = next; // the next id reserves a block from here, on disk, first
+      reservedEnd = next; // the next id reserves a block from here, recorded first
     }
   }
 
-  private long read(Path f) throws IOException {
-    try (InputStream in = fs.open(f)) {
-      String s = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
-      try {
-        return Long.parseLong(s);
-      } catch (NumberFormatException e) {
-        throw new IOException(f + " does not hold a file id (" + s + ")", e);
+  private List<Path> records() throws IOException {
+    List<Path> out = new ArrayList<>();
+    for (FileStatus f : SharedPaths.list(fs, dir)) {
+      if (NAME.matcher(f.getPath().getName()).matches()) {
+        out.add(f.getPath());
       }
-    } catch (FileNotFoundException e) {
-      return 1;
-    } catch (IOException e) {
-      if (f.getName().endsWith(".tmp")) {
-        return 1; // a temporary file torn by a crash: the renamed one holds the reservation
-      }
-      throw e;
     }
+    return out;
   }
 
-  private void write(long end) throws IOException {
-    Path tmp = file.suffix(".tmp");
-    try (FSDataOutputStream out = fs.create(tmp, true)) {
-      out.write(Long.toString(end).getBytes(StandardCharsets.US_ASCII));
-      out.hsync();
+  private static long end(Path p) {
+    Matcher m = NAME.matcher(p.getName());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a file-id record: " + p);
     }
-    fs.delete(file, false);
-    if (!fs.rename(tmp, file)) {
-      throw new IOException("could not rename " + tmp + " to " + file);
-    }
+    return Long.parseLong(m.group(1));
   }
 }
