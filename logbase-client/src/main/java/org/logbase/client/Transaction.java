@@ -3,6 +3,7 @@ package org.logbase.client;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.logbase.common.Bytes;
@@ -236,7 +237,7 @@ public final class Transaction implements AutoCloseable {
 
   private void checkActive() {
     if (state != State.ACTIVE) {
-      throw new IllegalStateException("transaction " + startTs + " is " + state.name().toLowerCase());
+      throw new IllegalStateException("transaction " + startTs + " is " + state.name().toLowerCase(Locale.ROOT));
     }
   }
 

@@ -59,6 +59,9 @@ public final class ServerProbe {
     Map<Long, ThreadCpu> first;
     Map<Long, ThreadCpu> last;
 
+    // BanJNDI: the URL is not user input; it is the one the attach API returned for a JVM of
+    // this user's, found by pid (the JDK's local management agent), as jconsole connects.
+    @SuppressWarnings("BanJNDI")
     Jvm(String name, long pid) throws Exception {
       this.name = name;
       VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));

@@ -1,5 +1,7 @@
 package org.logbase.chaos.check;
 
+import java.util.Locale;
+
 /** Why one transaction must precede another in every serialization the database could claim. */
 enum EdgeType {
   /** Write-write: the source installed the version of a key right before the target's. */
@@ -22,6 +24,6 @@ enum EdgeType {
   }
 
   String label() {
-    return name().toLowerCase();
+    return name().toLowerCase(Locale.ROOT);
   }
 }
