@@ -16,6 +16,7 @@ import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotActiveMasterException;
 import org.logbase.common.TimestampRequests;
 import org.logbase.rpc.TimestampRequest;
+import org.logbase.testing.Await;
 
 /**
  * The timestamp oracle as clients see it: GetTimestamps on real masters over gRPC, with the bound
@@ -41,9 +42,13 @@ class MasterTimestampTest {
     MasterServer active = pair.active();
     MasterServer standby = pair.standby();
 
-    NotActiveMasterException refused = assertThrows(NotActiveMasterException.class,
-        () -> cluster.admin(standby).call(s -> s.getTimestamps(request(1))));
-    assertTrue(refused.getMessage().contains(active.address()), refused.getMessage());
+    // The standby always refuses; it names the active master once its view of the active-master
+    // znode (a ZooKeeper watch, asynchronous) has caught up.
+    Await.until("the standby's refusal names the active master", () -> {
+      NotActiveMasterException refused = assertThrows(NotActiveMasterException.class,
+          () -> cluster.admin(standby).call(s -> s.getTimestamps(request(1))));
+      return refused.getMessage().contains(active.address());
+    });
 
     MasterAdmin admin = cluster.admin(active);
     assertThrows(InvalidRequestException.class, () -> admin.call(s -> s.getTimestamps(request(0))));
