@@ -1,6 +1,8 @@
 package org.logbase.tpcw.driver;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -66,6 +68,8 @@ public final class Driver {
           new Browser(client, store, session, settings, stats, measureFrom, end, errorsLogged)));
     }
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(Threads.daemon("tpcw-status"));
+    long[] cpuFrom = {processCpuNanos()};
+    ticker.schedule(() -> cpuFrom[0] = processCpuNanos(), measureFrom - start, TimeUnit.NANOSECONDS);
     long[] last = {0, start};
     ticker.scheduleAtFixedRate(() -> statusLine(stats, start, last), settings.statusSeconds(),
         settings.statusSeconds(), TimeUnit.SECONDS);
@@ -77,10 +81,18 @@ public final class Driver {
           t.interrupt();
         }
       }
+      ticker.shutdown();
+      ticker.awaitTermination(1, TimeUnit.MINUTES);
     } finally {
       ticker.shutdownNow();
     }
-    return Summary.of(settings, settings.seconds(), stats);
+    double clientCores = (processCpuNanos() - cpuFrom[0]) / 1e9 / settings.seconds();
+    return Summary.of(settings, settings.seconds(), stats, clientCores);
+  }
+
+  /** CPU time this JVM (the driver and its client) has used. */
+  private static long processCpuNanos() {
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private void statusLine(RunStats stats, long start, long[] last) {

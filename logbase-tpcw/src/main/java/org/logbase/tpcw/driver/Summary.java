@@ -18,7 +18,7 @@ import org.logbase.tpcw.web.Interaction;
  * interactions given up and errors. Printed as a table and appended to a CSV file.
  */
 public record Summary(RunSettings settings, double measuredSeconds, List<Line> lines, Line total,
-    long sequenceConflicts) {
+    long sequenceConflicts, double clientCores) {
   /** One interaction's (or the total's) figures; rates are of the commit attempts. */
   public record Line(String interaction, boolean readOnly, long count, double p50Ms, double p90Ms, double p99Ms,
       long conflicts, long aborts, long gaveUp, long errors) {
@@ -36,9 +36,9 @@ public record Summary(RunSettings settings, double measuredSeconds, List<Line> l
   }
 
   public static final String CSV_HEADER = "label,mix,browsers,think_ms,seconds,interaction,count,share,wips,"
-      + "p50_ms,p90_ms,p99_ms,conflicts,aborts,gave_up,errors,conflict_rate,abort_rate,sequence_conflicts";
+      + "p50_ms,p90_ms,p99_ms,conflicts,aborts,gave_up,errors,conflict_rate,abort_rate,sequence_conflicts,client_cores";
 
-  static Summary of(RunSettings settings, double measuredSeconds, RunStats stats) {
+  static Summary of(RunSettings settings, double measuredSeconds, RunStats stats, double clientCores) {
     List<Line> lines = new ArrayList<>();
     LatencyHistogram all = new LatencyHistogram();
     for (Map.Entry<Interaction, InteractionStats> e : stats.byInteraction.entrySet()) {
@@ -51,7 +51,7 @@ public record Summary(RunSettings settings, double measuredSeconds, List<Line> l
     Line total = new Line("TOTAL", false, stats.sum(s -> s.completed), all.percentileMs(50), all.percentileMs(90),
         all.percentileMs(99), stats.sum(s -> s.conflicts), stats.sum(s -> s.aborts), stats.sum(s -> s.gaveUp),
         stats.sum(s -> s.errors));
-    return new Summary(settings, measuredSeconds, lines, total, stats.sequenceConflicts.sum());
+    return new Summary(settings, measuredSeconds, lines, total, stats.sequenceConflicts.sum(), clientCores);
   }
 
   public double wips() {
@@ -74,8 +74,8 @@ public record Summary(RunSettings settings, double measuredSeconds, List<Line> l
   public void print(PrintStream out) {
     out.printf(Locale.ROOT, "[TPC-W] mix %s, %d browsers, think time %d ms, %.1f s measured after %d s warm-up%n",
         settings.mix().label(), settings.browsers(), settings.thinkMs(), measuredSeconds, settings.warmupSeconds());
-    out.printf(Locale.ROOT, "[OVERALL] WIPS %.1f, %,d interactions, p50 %.1f ms, p90 %.1f ms, p99 %.1f ms%n",
-        wips(), total.count, total.p50Ms, total.p90Ms, total.p99Ms);
+    out.printf(Locale.ROOT, "[OVERALL] WIPS %.1f, %,d interactions, p50 %.1f ms, p90 %.1f ms, p99 %.1f ms; "
+        + "driver CPU %.2f cores%n", wips(), total.count, total.p50Ms, total.p90Ms, total.p99Ms, clientCores);
     out.printf(Locale.ROOT, "[OVERALL] conflicts %,d (%.2f%% of update transactions' attempts), aborts %,d, "
         + "gave up %,d, errors %,d, id-sequence conflicts %,d%n", total.conflicts, updateConflictRate() * 100,
         total.aborts, total.gaveUp, total.errors, sequenceConflicts);
@@ -102,10 +102,10 @@ public record Summary(RunSettings settings, double measuredSeconds, List<Line> l
   }
 
   private String csv(String label, Line l) {
-    return String.format(Locale.ROOT, "%s,%s,%d,%d,%.1f,%s,%d,%.4f,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%d,%.4f,%.4f,%d",
+    return String.format(Locale.ROOT, "%s,%s,%d,%d,%.1f,%s,%d,%.4f,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%d,%.4f,%.4f,%d,%.2f",
         label.replace(',', ';'), settings.mix().label(), settings.browsers(), settings.thinkMs(), measuredSeconds,
         l.interaction.replace(' ', '_'), l.count, total.count == 0 ? 0.0 : (double) l.count / total.count,
         l.count / measuredSeconds, l.p50Ms, l.p90Ms, l.p99Ms, l.conflicts, l.aborts, l.gaveUp, l.errors,
-        l.conflictRate(), l.abortRate(), sequenceConflicts);
+        l.conflictRate(), l.abortRate(), sequenceConflicts, clientCores);
   }
 }
