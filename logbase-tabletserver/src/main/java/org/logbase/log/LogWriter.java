@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.common.FaultInjector;
 import org.logbase.common.LogUnavailableException;
 import org.logbase.common.Threads;
 import org.logbase.common.ValueTooLargeException;
@@ -96,12 +95,11 @@ public final class LogWriter implements Closeable {
   private volatile long records;
 
   private LogWriter(
-      FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment, Listener listener,
-      FaultInjector faults) {
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment, Listener listener) {
     this.dir = dir;
     this.config = config;
     this.listener = listener;
-    this.log = new SegmentedLog(fs, dir, config, firstLsn, firstSegment, faults);
+    this.log = new SegmentedLog(fs, dir, config, firstLsn, firstSegment);
     this.thread = Threads.newDaemon("log-writer-" + dir.getName(), this::run);
     this.acker = Threads.newDaemon("log-acker-" + dir.getName(), this::acknowledge);
   }
@@ -114,12 +112,12 @@ public final class LogWriter implements Closeable {
    *     log)
    */
   public static LogWriter open(
-      FileSystem fs, Path dir, LogConfig config, long firstLsn, Listener listener, FaultInjector faults)
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, Listener listener)
       throws IOException {
     fs.mkdirs(dir);
     List<Long> existing = SegmentFiles.list(fs, dir);
     long first = existing.isEmpty() ? 1 : existing.get(existing.size() - 1) + 1;
-    LogWriter w = new LogWriter(fs, dir, config, firstLsn, first, listener, faults);
+    LogWriter w = new LogWriter(fs, dir, config, firstLsn, first, listener);
     w.log.open();
     w.acker.start();
     w.thread.start();

@@ -9,7 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.common.FaultInjector;
 import org.logbase.common.Threads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +30,6 @@ final class SegmentedLog implements Closeable {
   private final FileSystem fs;
   private final Path dir;
   private final LogConfig config;
-  private final FaultInjector faults;
   private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("log-segment-closer"));
   private long nextLsn;
   private long nextSegment;
@@ -43,11 +41,10 @@ final class SegmentedLog implements Closeable {
   private volatile long rolls;
   private volatile long retries;
 
-  SegmentedLog(FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment, FaultInjector faults) {
+  SegmentedLog(FileSystem fs, Path dir, LogConfig config, long firstLsn, long firstSegment) {
     this.fs = fs;
     this.dir = dir;
     this.config = config;
-    this.faults = faults;
     this.nextLsn = firstLsn;
     this.nextSegment = firstSegment;
   }
@@ -108,12 +105,6 @@ final class SegmentedLog implements Closeable {
     for (int r = 0; r < frames.size(); r++) {
       byte[][] fs = frames.get(r);
       for (int j = 0; j < fs.length; j++) {
-        if (faults.enabled() && j > 0 && j == fs.length / 2) {
-          // For crash tests: part of the batch, ending inside one caller's records, reaches the
-          // file system; the rest never does.
-          current.flush(false);
-          faults.at("log.mid-batch");
-        }
         long at = current.append(fs[j]);
         written += fs[j].length;
         all.add(new AppendedRecord(records.get(r).get(j).withLsn(lsn++), LogPointer.pointer(current.number(), at),
@@ -125,7 +116,6 @@ final class SegmentedLog implements Closeable {
       syncs++;
     }
     bytes += written;
-    faults.at("log.after-flush");
     return new Written(all, new LogPosition(current.number(), current.position()));
   }
 
@@ -135,7 +125,6 @@ final class SegmentedLog implements Closeable {
     try {
       current = createNext();
       rolls++;
-      faults.at("log.roll");
     } catch (IOException e) {
       // The next batch finds no open segment and goes through the retry path.
       LOG.warn("opening segment {} failed; the next write will retry", nextSegment - 1, e);

@@ -20,7 +20,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.common.FaultInjector;
 import org.logbase.index.BLinkTree;
 import org.logbase.index.IndexCursor;
 import org.logbase.index.MultiVersionIndex;
@@ -51,14 +50,12 @@ public final class CheckpointStore {
 
   private final FileSystem fs;
   private final Path root;
-  private final FaultInjector faults;
   /** The newest checkpoint of each index directory, as written or loaded by this process. */
   private final Map<Path, CheckpointManifest> latest = new ConcurrentHashMap<>();
 
-  public CheckpointStore(FileSystem fs, Path root, FaultInjector faults) {
+  public CheckpointStore(FileSystem fs, Path root) {
     this.fs = fs;
     this.root = root;
-    this.faults = faults;
   }
 
   /** A loaded checkpoint: the rebuilt index and its manifest. */
@@ -97,7 +94,6 @@ public final class CheckpointStore {
     Path idx = new Path(dir, base + ".idx");
     Path idxTmp = new Path(dir, base + ".idx.tmp");
     MultiVersionIndex index = gi.index();
-    long half = Math.max(1, index.size() / 2);
 
     CRC32C crc = new CRC32C();
     long count = 0;
@@ -112,11 +108,7 @@ public final class CheckpointStore {
         out.reserve(4 + k.length + 20);
         out.buf().putInt(k.length).put(k).putLong(c.timestamp()).putLong(c.pointer()).putInt(c.meta());
         maxTs = Math.max(maxTs, c.timestamp());
-        if (++count == half && faults.enabled()) {
-          out.drain();
-          raw.hflush();
-          faults.at("checkpoint.mid-index");
-        }
+        count++;
       }
       out.reserve(12);
       out.buf().putInt(-1).putLong(count);
@@ -125,7 +117,6 @@ public final class CheckpointStore {
       raw.hsync();
     }
     rename(idxTmp, idx);
-    faults.at("checkpoint.before-manifest");
 
     CheckpointManifest m = new CheckpointManifest(id.tableId(), id.tabletId(), group, wm.lsn(), wm.position(),
         count, (int) crc.getValue(), maxTs, idx.getName());

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.common.FaultInjector;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
@@ -37,7 +36,7 @@ public final class LogRecovery {
    */
   public static Result recover(
       FileSystem fs, Path logDir, CheckpointStore checkpoints, List<TabletDescriptor> tablets, LogConfig config,
-      boolean useCheckpoints, FaultInjector faults) throws IOException {
+      boolean useCheckpoints) throws IOException {
     List<Long> segments = SegmentFiles.list(fs, logDir);
     for (long s : segments) {
       // A previous incarnation of this server may still hold the last segment open.
@@ -47,7 +46,7 @@ public final class LogRecovery {
     if (removed > 0) {
       LOG.info("removed {} temporary checkpoint files left by a crash", removed);
     }
-    Replay r = Replay.fromCheckpoints(fs, logDir, checkpoints, tablets, config, useCheckpoints, faults);
+    Replay r = Replay.fromCheckpoints(fs, logDir, checkpoints, tablets, config, useCheckpoints);
     r.scanTo(null);
     LOG.info("{}", r.report());
     long[] tail = tablets.isEmpty() ? lastLsnAndTimestamp(fs, logDir, segments, config) : new long[] {0, 0};

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.common.FaultInjector;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.index.BLinkTree;
 import org.logbase.log.AppendedRecord;
@@ -46,7 +45,6 @@ public final class Replay {
   private final FileSystem fs;
   private final Path logDir;
   private final LogConfig config;
-  private final FaultInjector faults;
   private final Map<TabletId, GroupIndex[]> indexes;
   private final KeyRanges<GroupIndex[]> ranges;
   private final IndexApplier applier;
@@ -65,12 +63,11 @@ public final class Replay {
   private long undecidedDropped;
   private boolean ended;
 
-  private Replay(FileSystem fs, Path logDir, LogConfig config, FaultInjector faults, Map<TabletId, GroupIndex[]> indexes,
+  private Replay(FileSystem fs, Path logDir, LogConfig config, Map<TabletId, GroupIndex[]> indexes,
       Map<TabletDescriptor, GroupIndex[]> byTablet, LogPosition from, long maxLsn, long maxTimestamp, List<String> problems, int loaded, long entries, long millis) {
     this.fs = fs;
     this.logDir = logDir;
     this.config = config;
-    this.faults = faults;
     this.indexes = indexes;
     this.ranges = new KeyRanges<>(byTablet);
     this.applier = new IndexApplier(ranges::find, new NoRecordCache(), new IndexApplier.Watermark(0, LogPosition.START));
@@ -91,7 +88,7 @@ public final class Replay {
    * @param useCheckpoints false starts every index empty (benchmarks compare the two)
    */
   public static Replay fromCheckpoints(FileSystem fs, Path logDir, CheckpointStore checkpoints,
-      List<TabletDescriptor> tablets, LogConfig config, boolean useCheckpoints, FaultInjector faults) throws IOException {
+      List<TabletDescriptor> tablets, LogConfig config, boolean useCheckpoints) throws IOException {
     long t0 = System.nanoTime();
     List<String> problems = new ArrayList<>();
     Map<TabletId, GroupIndex[]> indexes = new HashMap<>();
@@ -125,7 +122,7 @@ public final class Replay {
       byTablet.put(t, groups);
     }
     problems.forEach(p -> LOG.warn("{}", p));
-    return new Replay(fs, logDir, config, faults, indexes, byTablet, from, maxLsn, maxTs, problems, loaded, entries,
+    return new Replay(fs, logDir, config, indexes, byTablet, from, maxLsn, maxTs, problems, loaded, entries,
         (System.nanoTime() - t0) / 1_000_000);
   }
 
@@ -141,13 +138,7 @@ public final class Replay {
       return; // no tablets
     }
     long t0 = System.nanoTime();
-    long[] replayed = {records};
-    LogScanner.Result scan = LogScanner.scan(fs, logDir, next, to, config.maxFrameBytes(), this::report, r -> {
-      applier.apply(r);
-      if (++replayed[0] % 1000 == 0) {
-        faults.at("recovery.replay");
-      }
-    });
+    LogScanner.Result scan = LogScanner.scan(fs, logDir, next, to, config.maxFrameBytes(), this::report, applier::apply);
     records += scan.records();
     bytes += scan.bytes();
     maxLsn = Math.max(maxLsn, scan.maxLsn());

@@ -94,7 +94,7 @@ public final class StorageEngine implements Closeable {
     Path root = new Path(options.root());
     this.logDir = new Path(root, "log");
     this.logConfig = LogConfig.from(options.config());
-    this.checkpoints = new CheckpointStore(fs, new Path(root, "checkpoints"), options.faults());
+    this.checkpoints = new CheckpointStore(fs, new Path(root, "checkpoints"));
     this.recovery = r.replay();
     this.clock = options.clock() != null ? options.clock() : new HybridClock();
     clock.observe(r.maxTimestamp());
@@ -102,7 +102,7 @@ public final class StorageEngine implements Closeable {
     this.limits = TabletLimits.from(options.config());
     this.applier = new IndexApplier((table, key) -> registry.snapshot().groups(table, key), cache,
         new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
-    this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch, options.faults());
+    this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), applier::applyBatch);
     this.reader = new RecordReader(fs, logDir);
     this.store = new RecordStore(writer, reader, cache);
     this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().groupIndexes(), applier::watermark,
@@ -112,13 +112,13 @@ public final class StorageEngine implements Closeable {
   /** Opens (and recovers) the engine; the tablets in the options are served once this returns. */
   public static StorageEngine open(EngineOptions o) throws IOException {
     Objects.requireNonNull(o.root(), "root");
-    FileSystem fs = LogFileSystems.open(o.root(), o.hadoop());
+    FileSystem fs = o.fileSystem().apply(LogFileSystems.open(o.root(), o.hadoop()));
     StorageEngine engine = null;
     try {
       Path root = new Path(o.root());
       LogRecovery.Result r = LogRecovery.recover(fs, new Path(root, "log"),
-          new CheckpointStore(fs, new Path(root, "checkpoints"), o.faults()), o.tablets(),
-          LogConfig.from(o.config()), o.useCheckpoints(), o.faults());
+          new CheckpointStore(fs, new Path(root, "checkpoints")), o.tablets(), LogConfig.from(o.config()),
+          o.useCheckpoints());
       engine = new StorageEngine(o, fs, r);
       engine.join(r.replay(), o.tablets());
       engine.checkpointer.start();
@@ -174,8 +174,7 @@ public final class StorageEngine implements Closeable {
     if (!fresh.isEmpty()) {
       List<TabletDescriptor> toOpen = List.copyOf(fresh.values());
       open.checkCanOpen(toOpen);
-      Replay replay = Replay.fromCheckpoints(fs, logDir, checkpoints, toOpen, logConfig, options.useCheckpoints(),
-          options.faults());
+      Replay replay = Replay.fromCheckpoints(fs, logDir, checkpoints, toOpen, logConfig, options.useCheckpoints());
       replay.scanTo(applier.appliedEnd());
       replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
       try {

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.logbase.common.FaultInjector;
 import org.logbase.common.LogUnavailableException;
 import org.logbase.testing.FlakyFileSystem;
 
@@ -52,7 +51,7 @@ class LogWriterTest {
       synchronized (applied) {
         applied.addAll(batch);
       }
-    }, FaultInjector.NONE);
+    });
   }
 
   @Test
@@ -165,7 +164,7 @@ class LogWriterTest {
       }
       ackThreads.add(Thread.currentThread().getName().replaceAll("-log$", ""));
       inside.decrementAndGet();
-    }, FaultInjector.NONE);
+    });
     try (w) {
       for (int round = 0; round < 20; round++) {
         // A lone request on an idle log (acknowledged by the writer itself) ...
@@ -189,7 +188,7 @@ class LogWriterTest {
   void aListenerThatThrowsAnErrorFailsItsBatchAndStopsWritesWithoutHangingClose() throws Exception {
     LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (batch, end) -> {
       throw new AssertionError("index update blew up");
-    }, FaultInjector.NONE);
+    });
     ExecutionException e = assertThrows(ExecutionException.class,
         () -> w.append(List.of(rec(1)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
     assertInstanceOf(AssertionError.class, e.getCause());

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.logbase.common.CorruptRecordException;
-import org.logbase.common.FaultInjector;
 
 /** Torn tails end a scan at the last good record; corrupt records are reported and skipped, never served. */
 class SegmentDamageTest {
@@ -36,7 +35,7 @@ class SegmentDamageTest {
     fs = LogFileSystems.open(URI.create("file:///"), new Configuration());
     dir = new org.apache.hadoop.fs.Path(tmp.toUri().toString(), "log");
     written = new ArrayList<>();
-    try (LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (b, e) -> {}, FaultInjector.NONE)) {
+    try (LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (b, e) -> {})) {
       for (int i = 0; i < N; i++) {
         byte[] v = new byte[100 + (i * 37) % 900];
         java.util.Arrays.fill(v, (byte) i);

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.logbase.common.Config;
-import org.logbase.common.FaultInjector;
 import org.logbase.log.Durability;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
@@ -187,7 +186,7 @@ class RecoveryTest {
     URI root = local.resolve("undecided").toUri();
     try (FileSystem fs = LogFileSystems.open(root, new org.apache.hadoop.conf.Configuration());
         LogWriter w = LogWriter.open(fs, new org.apache.hadoop.fs.Path(root.toString(), "log"), LogConfig.DEFAULT,
-            1000, (b, end) -> {}, FaultInjector.NONE)) {
+            1000, (b, end) -> {})) {
       w.append(List.of(
           LogRecord.data(Long.MAX_VALUE / 2, 77, 1, 0, 0, utf8("pending"), List.of(new LogRecord.Column("name", utf8("no")))),
           LogRecord.data(Long.MAX_VALUE / 2, 78, 1, 0, 0, utf8("aborted"), List.of(new LogRecord.Column("name", utf8("no")))),

@@ -1,24 +1,21 @@
 package org.logbase.testing;
 
 import java.io.IOException;
-import java.net.URI;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 
 /**
- * The local file system under the scheme {@code pausing://}, where a test can hold the next opening
- * of a file for reading until it lets go: a way to stop a reader (a recovery replay, say) at a known
- * point while the test does something else. Hadoop instantiates it by scheme ({@link #configure}),
- * so the pause is armed through a static slot.
+ * A file system (wrapping the engine's, through {@code EngineOptions#withFileSystem}) where a test can
+ * hold the next opening of a file for reading until it lets go: a way to stop a reader (a recovery
+ * replay, say) at a known point while the test does something else.
  */
-public final class PausingFileSystem extends RawLocalFileSystem {
-  public static final String SCHEME = "pausing";
-  private static final AtomicReference<Pause> NEXT = new AtomicReference<>();
+public final class PausingFileSystem extends FilterFileSystem {
+  private final AtomicReference<Pause> next = new AtomicReference<>();
 
   /** A pause of one file opening: the test waits until it is reached, then releases it. */
   public static final class Pause {
@@ -43,41 +40,23 @@ public final class PausingFileSystem extends RawLocalFileSystem {
     }
   }
 
+  public PausingFileSystem(FileSystem inner) {
+    super(inner);
+  }
+
   /** Holds the next opening, for reading, of a file whose path contains {@code pathPart}. */
-  public static Pause pauseNextOpen(String pathPart) {
+  public Pause pauseNextOpen(String pathPart) {
     Pause p = new Pause(pathPart);
-    if (!NEXT.compareAndSet(null, p)) {
+    if (!next.compareAndSet(null, p)) {
       throw new IllegalStateException("a pause is armed already");
     }
     return p;
   }
 
-  /** A Hadoop configuration that maps {@code pausing://} to this class. */
-  public static Configuration configure(Configuration conf) {
-    conf.set("fs." + SCHEME + ".impl", PausingFileSystem.class.getName());
-    conf.setBoolean("fs." + SCHEME + ".impl.disable.cache", true);
-    return conf;
-  }
-
-  /** The URI of a local directory under this scheme. */
-  public static URI uri(java.nio.file.Path dir) {
-    return URI.create(SCHEME + "://" + dir.toAbsolutePath());
-  }
-
-  @Override
-  public URI getUri() {
-    return URI.create(SCHEME + ":///");
-  }
-
-  @Override
-  public String getScheme() {
-    return SCHEME;
-  }
-
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
-    Pause p = NEXT.get();
-    if (p != null && f.toString().contains(p.pathPart) && NEXT.compareAndSet(p, null)) {
+    Pause p = next.get();
+    if (p != null && f.toString().contains(p.pathPart) && next.compareAndSet(p, null)) {
       p.reached.countDown();
       try {
         if (!p.released.await(60, TimeUnit.SECONDS)) {

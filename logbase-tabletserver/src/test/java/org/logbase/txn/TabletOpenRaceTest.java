@@ -39,11 +39,12 @@ class TabletOpenRaceTest {
   @TempDir Path dir;
   final HybridClock clock = new HybridClock();
   StorageEngine engine;
+  PausingFileSystem pausing;
   TxnManager txns;
 
   void open() throws Exception {
-    engine = StorageEngine.open(new EngineOptions(PausingFileSystem.uri(dir), Config.empty(),
-        PausingFileSystem.configure(new Configuration()), List.of(), clock, null, true));
+    engine = StorageEngine.open(new EngineOptions(dir.toUri(), Config.empty(), new Configuration(), List.of(), clock,
+        fs -> pausing = new PausingFileSystem(fs), true));
     txns = new TxnManager(engine, new LocalLockManager(), clock, this::find,
         (txn, table, key) -> { throw new AssertionError("every primary is local"); },
         new TxnSettings(60_000, 5_000, true, true));
@@ -93,7 +94,7 @@ class TabletOpenRaceTest {
 
   /** Opens {@code d} with its replay held at its first segment while {@code meanwhile} runs. */
   void openWhile(TabletDescriptor d, ThrowingRunnable meanwhile) throws Exception {
-    PausingFileSystem.Pause pause = PausingFileSystem.pauseNextOpen("/log/");
+    PausingFileSystem.Pause pause = pausing.pauseNextOpen("/log/");
     CompletableFuture<Void> opening = CompletableFuture.runAsync(() -> {
       try {
         openTablet(d);

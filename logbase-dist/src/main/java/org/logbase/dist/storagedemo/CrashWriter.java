@@ -9,9 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.logbase.common.Config;
-import org.logbase.common.FaultInjector;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;
@@ -45,10 +46,9 @@ public final class CrashWriter {
     }
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
         StandardCharsets.UTF_8);
-    FaultInjector faults = stopAt(point, nth, out);
     TabletDescriptor users = new TabletDescriptor(CheckedValues.USERS, 0, null, null);
     StorageEngine engine = StorageEngine.open(new EngineOptions(root, config, new Configuration(), List.of(users),
-        null, faults, true));
+        null, stopAt(point, nth, out), true));
     synchronized (out) {
       out.println("RECOVERED " + engine.recoveryReport());
       out.flush();
@@ -84,24 +84,26 @@ public final class CrashWriter {
     }
   }
 
-  private static FaultInjector stopAt(String point, int nth, PrintStream out) {
+  /** The engine's file system, wrapped so that the writer stops at the n-th time it reaches the point. */
+  private static UnaryOperator<FileSystem> stopAt(String point, int nth, PrintStream out) {
     if (point.equals("none") || point.equals(SELF_KILL)) {
-      return FaultInjector.NONE;
+      return UnaryOperator.identity();
     }
-    AtomicInteger seen = new AtomicInteger();
+    CrashPointFileSystem.Point p = CrashPointFileSystem.Point.of(point);
+    if (p == null) {
+      throw new IllegalArgumentException("unknown crash point '" + point + "'");
+    }
     CountDownLatch never = new CountDownLatch(1);
-    return p -> {
-      if (p.equals(point) && seen.incrementAndGet() == nth) {
-        synchronized (out) {
-          out.println("CRASHPOINT " + p);
-          out.flush();
-        }
-        try {
-          never.await(); // hold here until kill -9 arrives
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+    return fs -> new CrashPointFileSystem(fs, p, nth, () -> {
+      synchronized (out) {
+        out.println("CRASHPOINT " + point);
+        out.flush();
       }
-    };
+      try {
+        never.await(); // hold here until kill -9 arrives
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
   }
 }
