@@ -36,8 +36,8 @@ final class RunCommand implements Callable<Integer> {
       + "(TPC-W: 7000); 0 for a stress run (default: ${DEFAULT-VALUE}).")
   long thinkMs;
 
-  @Option(names = "--id-block", defaultValue = "10",
-      description = "Ids a browser takes from a sequence at a time (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--id-block", defaultValue = "100", description = "Ids a browser takes from a sequence at a time, "
+      + "as a sequence's cache (default: ${DEFAULT-VALUE}; 1 makes every new id a transaction on the one sequence row).")
   int idBlock;
 
   @Option(names = "--attempts", defaultValue = "10",

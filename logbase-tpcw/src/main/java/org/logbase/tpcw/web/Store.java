@@ -26,7 +26,7 @@ public final class Store {
     this.customer = new CustomerInteractions(people, carts);
     this.orders = new OrderInteractions(catalog, people, carts);
     this.adminConfirm = new AdminConfirm(catalog);
-    this.paper = new PaperInteractions(catalog, people);
+    this.paper = new PaperInteractions(catalog, people, carts);
   }
 
   /** Runs the interaction's reads and writes in {@code t}; the caller commits. */
