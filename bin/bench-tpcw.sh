@@ -13,13 +13,19 @@
 #   3. YCSB load (YCSB_RECORDS records) and workload A (YCSB_SECONDS), YCSB_THREADS_PER_SERVER x N threads
 #   4. the cap is removed, the cluster stopped
 #
-# CPU seconds of every process (from /proc) and the tablet servers' throttled periods (cgroup
-# cpu.stat) are recorded per run. Then the charts are drawn (XChart, PNG) and the table printed.
-# Needs root (the cgroup) and Linux. About 25 minutes with the defaults.
+# Recorded per run: CPU seconds and GC seconds of every cluster process (/proc, jstat) and the
+# tablet servers' throttled periods (cgroup cpu.stat) in cpu.csv; the load average before and after,
+# and the cores the whole machine, the cluster, the driver and everything else (other users of the
+# machine: a run they disturbed shows it here) kept busy, in runs.csv. Then the charts are drawn
+# (XChart, PNG) and the tables printed (also <outdir>/table.md). Needs root (the cgroup) and Linux.
+# About 30 minutes with the defaults.
 #
 # Usage: bin/bench-tpcw.sh [outdir]              (default: target/bench/tpcw)
-# Writes <outdir>/tpcw.csv (one row per mix, size and interaction), ycsb.csv, cpu.csv, commands.txt
-# (every command, as run), the outputs of each command, and the charts <outdir>/*.png.
+# Writes <outdir>/tpcw.csv (one row per mix, size and interaction), ycsb.csv, cpu.csv, runs.csv,
+# commands.txt (every command, as run), the outputs of each command, and the charts <outdir>/*.png.
+# To run a disturbed point again: APPEND=1 SERVERS=3 MIXES=shopping YCSB=0 bin/bench-tpcw.sh <outdir>
+# (a fresh cluster, loaded again; its rows are appended, and the charts and tables take the last row
+# of each mix and size).
 #
 # Environment:
 #   SERVERS ("1 2 3")        cluster sizes
@@ -32,6 +38,8 @@
 #   TABLETS (6)              tablets per table (divisible by 1, 2 and 3)
 #   YCSB_RECORDS (30000), YCSB_SECONDS (60), YCSB_THREADS_PER_SERVER (8); YCSB=0 skips YCSB
 #   CHARTS (outdir)          where the PNG charts go (docs/images to refresh the docs' charts)
+#   TPCW_FLAGS ("")          more flags for every bin/logbase tpcw run (e.g. "--id-block 100")
+#   APPEND (0)               1: keep the outdir's CSV files and add to them
 #   BENCH_MVN_FLAGS          Maven flags (default: -o, offline)
 set -euo pipefail
 
@@ -47,6 +55,7 @@ DURATION="${DURATION:-45}"
 WARMUP="${WARMUP:-10}"
 TABLETS="${TABLETS:-6}"
 YCSB="${YCSB:-1}"
+TPCW_FLAGS="${TPCW_FLAGS:-}"
 YCSB_RECORDS="${YCSB_RECORDS:-30000}"
 YCSB_SECONDS="${YCSB_SECONDS:-60}"
 YCSB_THREADS_PER_SERVER="${YCSB_THREADS_PER_SERVER:-8}"
@@ -54,11 +63,18 @@ YCSB_THREADS_PER_SERVER="${YCSB_THREADS_PER_SERVER:-8}"
 bench_init "${1:-target/bench/tpcw}"
 out="$(cd "$out" && pwd)"
 CHARTS="${CHARTS:-$out}"
-rm -f "$out"/tpcw.csv "$out"/ycsb.csv "$out"/cpu.csv "$out"/*.txt
+if [[ "${APPEND:-0}" == 0 ]]; then
+  rm -f "$out"/tpcw.csv "$out"/ycsb.csv "$out"/cpu.csv "$out"/runs.csv "$out"/*.txt
+fi
 bin/logbase classpath > /dev/null # builds what bin/logbase runs, once, before anything is timed
 commands="$out/commands.txt"
-echo "servers,run,process,cpu_s,wall_s,cores,throttled_periods,periods" > "$out/cpu.csv"
-echo "servers,phase,operation,throughput,avg_ms,p99_ms" > "$out/ycsb.csv"
+echo "# $(date -u '+%F %T') SERVERS='$SERVERS' MIXES='$MIXES' CPU_PERCENT=$CPU_PERCENT DURATION=$DURATION WARMUP=$WARMUP YCSB=$YCSB" >> "$commands"
+header() { # FILE LINE: the header line of a new CSV file
+  [[ -s "$1" ]] || echo "$2" > "$1"
+}
+header "$out/cpu.csv" "servers,run,process,cpu_s,wall_s,cores,throttled_periods,periods,gc_s"
+header "$out/runs.csv" "servers,run,wall_s,loadavg_start,loadavg_end,machine_cores,cluster_cores,driver_cores,other_cores"
+header "$out/ycsb.csv" "servers,phase,operation,throughput,avg_ms,p99_ms"
 
 # ---- cgroup cpu quota -----------------------------------------------------------------------------
 if [[ -w /sys/fs/cgroup/cpu/cgroup.procs && -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]]; then
@@ -97,6 +113,10 @@ uncap_all() { # moves the processes back and removes the groups
   capped=()
 }
 
+gc_seconds() { # PID: seconds the JVM spent in garbage collection so far (jstat), 0 where jstat is missing
+  jstat -gcutil "$1" 2> /dev/null | awk 'NR == 2 { print $NF + 0 }' || echo 0
+}
+
 throttled() { # PID: "throttled periods" of its group
   local f="$CG_ROOT/logbase-bench-$1/cpu.stat"
   [[ -f "$f" ]] && awk '$1 == "nr_throttled" { t = $2 } $1 == "nr_periods" { p = $2 } END { print t + 0, p + 0 }' "$f" \
@@ -122,6 +142,7 @@ start_cluster() { # N
   mkdir -p "$dir"
   f="$dir/process-cluster.out"
   echo "java -cp \$classpath org.logbase.bench.scaleout.ProcessCluster --dir $dir --servers $1" >> "$commands"
+  : > "$f"
   java -Xmx256m -cp "$classpath" org.logbase.bench.scaleout.ProcessCluster --dir "$dir" --servers "$1" \
     > "$f" 2> "$dir/process-cluster.log" &
   cluster_pid=$!
@@ -139,27 +160,56 @@ ticks() { # PID: CPU ticks (user + system) so far
   awk '{ print $14 + $15 }' "/proc/$1/stat" 2> /dev/null || echo 0
 }
 
-# Runs a command (its output to FILE) and records the CPU each cluster process used meanwhile.
+machine_busy() { # CPU ticks the whole machine spent busy so far (all cores: /proc/stat less idle and iowait)
+  awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# CPU ticks of this shell's finished children (the driver's JVM among them) from bash's times, which
+# must run in this shell (in a pipe or $(...) it would run in a subshell, which has no children yet):
+#   times > "$out/.times"; t=$(children_ticks)
+children_ticks() {
+  awk -v hz="$(getconf CLK_TCK)" 'NR == 2 {
+    split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d\n", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * hz }' "$out/.times"
+}
+
+# Runs a command (its output to FILE) and records the CPU each cluster process used meanwhile
+# (cpu.csv), and how busy the machine was (runs.csv: load average, all CPU, the cluster's, the
+# command's own (the driver), and the rest: other users of the machine, which disturb the run).
 measured() { # N RUN FILE COMMAND...
-  local n="$1" run="$2" file="$3" name start t0 rc=0
+  local n="$1" run="$2" file="$3" name start t0 rc=0 hz busy0 kids0 cluster=0 c w load0
+  hz="$(getconf CLK_TCK)"
   shift 3
   printf '%q ' "$@" >> "$commands"
   echo >> "$commands"
-  declare -A before throttle
+  declare -A before throttle gc
   for name in "${!pids[@]}"; do
     before[$name]=$(ticks "${pids[$name]}")
     throttle[$name]="$(throttled "${pids[$name]}")"
+    gc[$name]=$(gc_seconds "${pids[$name]}")
   done
+  load0="$(cut -d' ' -f1 /proc/loadavg)"
+  busy0=$(machine_busy)
+  times > "$out/.times"
+  kids0=$(children_ticks)
   start=$(date +%s.%N)
   "$@" > "$file" 2>&1 || rc=$?
   t0=$(date +%s.%N)
+  times > "$out/.times"
+  w="$(awk -v a="$start" -v b="$t0" 'BEGIN { print b - a }')"
   for name in "${!pids[@]}"; do
     read -r tn pn <<< "$(throttled "${pids[$name]}")"
     read -r tb pb <<< "${throttle[$name]}"
-    awk -v n="$n" -v r="$run" -v p="$name" -v c="$(( $(ticks "${pids[$name]}") - ${before[$name]} ))" \
-      -v hz="$(getconf CLK_TCK)" -v w="$(awk -v a="$start" -v b="$t0" 'BEGIN { print b - a }')" -v t=$((tn - tb)) -v ps=$((pn - pb)) \
-      'BEGIN { printf "%s,%s,%s,%.1f,%.1f,%.2f,%d,%d\n", n, r, p, c / hz, w, c / hz / w, t, ps }' >> "$out/cpu.csv"
+    c=$(( $(ticks "${pids[$name]}") - ${before[$name]} ))
+    cluster=$((cluster + c))
+    awk -v n="$n" -v r="$run" -v p="$name" -v c="$c" -v hz="$hz" -v w="$w" -v t=$((tn - tb)) -v ps=$((pn - pb)) \
+      -v g0="${gc[$name]}" -v g1="$(gc_seconds "${pids[$name]}")" \
+      'BEGIN { printf "%s,%s,%s,%.1f,%.1f,%.2f,%d,%d,%.1f\n", n, r, p, c / hz, w, c / hz / w, t, ps, g1 - g0 }' >> "$out/cpu.csv"
   done
+  awk -v n="$n" -v r="$run" -v w="$w" -v hz="$hz" -v l0="$load0" -v l1="$(cut -d' ' -f1 /proc/loadavg)" \
+    -v m=$(( $(machine_busy) - busy0 )) -v c="$cluster" -v d=$(( $(children_ticks) - kids0 )) \
+    'BEGIN { printf "%s,%s,%.1f,%s,%s,%.2f,%.2f,%.2f,%.2f\n", n, r, w, l0, l1, m / hz / w, c / hz / w, d / hz / w,
+             (m - c - d) / hz / w }' >> "$out/runs.csv"
+  tail -n 1 "$out/runs.csv" | awk -F, '{ printf "    (%.0f s; load average %s to %s; cores busy: %s, cluster %s, driver %s, others %s)\n", $3, $4, $5, $6, $7, $8, $9 }'
   return $rc
 }
 
@@ -188,8 +238,9 @@ for n in $SERVERS; do
   browsers=$((BROWSERS_PER_SERVER * n))
   for mix in $MIXES; do
     echo "--- TPC-W $mix, $browsers browsers, ${WARMUP}s + ${DURATION}s"
+    # shellcheck disable=SC2086 # TPCW_FLAGS: words
     measured "$n" "$mix" "$out/tpcw-$mix-$n.txt" bin/logbase tpcw run --zookeeper "$ZK" --mix "$mix" \
-      --browsers "$browsers" --duration "$DURATION" --warmup "$WARMUP" --csv "$out/tpcw.csv" --label "$n" \
+      --browsers "$browsers" --duration "$DURATION" --warmup "$WARMUP" --csv "$out/tpcw.csv" --label "$n" $TPCW_FLAGS \
       || echo "bench-tpcw: $mix reported failed interactions (see $out/tpcw-$mix-$n.txt)"
     grep '^\[OVERALL\]' "$out/tpcw-$mix-$n.txt" || tail -n 5 "$out/tpcw-$mix-$n.txt"
   done

@@ -19,8 +19,10 @@ import org.knowm.xchart.style.lines.SeriesLines;
 
 /**
  * Draws the scale-out charts (PNG, with XChart) from bin/bench-tpcw.sh's CSV files, and prints the
- * table docs/benchmarks.md shows: for each mix (and YCSB phase), the rate at each cluster size and
- * its ratio to one server.
+ * tables docs/benchmarks.md shows (also written to OUTDIR/table.md, Markdown): for each mix (and
+ * YCSB phase) and cluster size, the rate, its ratio to one server, latency, and for TPC-W the
+ * conflict and abort rates. Where a CSV has several rows for one mix and size (a point run again),
+ * the last one counts.
  *
  * <pre>ScaleOutCharts TPCW_CSV YCSB_CSV OUTDIR</pre>
  */
@@ -54,16 +56,44 @@ public final class ScaleOutCharts {
       save(latencyChart("The paper's reduced TPC-W: latency (p50 solid, p99 dashed)", paperMixes),
           out.resolve("tpcw-paper-latency.png"));
     }
-    printTable("TPC-W", mixes, "wips");
+    List<String> table = new ArrayList<>();
+    table.add("| mix | tablet servers | browsers | WIPS | vs 1 server | p50 ms | p90 ms | p99 ms | conflicts | aborts |");
+    table.add("|---|---|---|---|---|---|---|---|---|---|");
+    mixes.forEach((mix, rows) -> rows.forEach((servers, r) -> table.add(String.format(Locale.ROOT,
+        "| %s | %d | %s | %,.1f | %.2fx | %.1f | %.1f | %.1f | %.2f %% | %.2f %% |", mix, servers, r.get("browsers"),
+        num(r, "wips"), num(r, "wips") / num(rows.firstEntry().getValue(), "wips"), num(r, "p50_ms"),
+        num(r, "p90_ms"), num(r, "p99_ms"), 100 * num(r, "conflict_rate"), 100 * num(r, "abort_rate")))));
     Path ycsbFile = Path.of(args[1]);
     if (Files.exists(ycsbFile)) {
+      CsvTable ycsb = new CsvTable(ycsbFile);
       Map<String, TreeMap<Integer, Map<String, String>>> phases = new LinkedHashMap<>();
-      for (Map<String, String> r : new CsvTable(ycsbFile).where(r -> r.get("operation").equals("OVERALL"))) {
+      for (Map<String, String> r : ycsb.where(r -> r.get("operation").equals("OVERALL"))) {
         phases.computeIfAbsent(r.get("phase"), p -> new TreeMap<>()).put(Integer.parseInt(r.get("servers")), r);
       }
-      save(rateChart("YCSB: load and workload A", "operations/s", phases, "throughput"), out.resolve("ycsb-ops.png"));
-      printTable("YCSB", phases, "throughput");
+      if (!phases.isEmpty()) {
+        save(rateChart("YCSB: load and workload A", "operations/s", phases, "throughput"), out.resolve("ycsb-ops.png"));
+        table.add("");
+        table.add("| YCSB | tablet servers | operations/s | vs 1 server | average ms (p99 ms) by operation |");
+        table.add("|---|---|---|---|---|");
+        phases.forEach((phase, rows) -> rows.forEach((servers, r) -> {
+          Map<String, String> ops = new TreeMap<>(); // the last row of each operation
+          for (Map<String, String> o : ycsb.where(x -> x.get("phase").equals(phase)
+              && x.get("servers").equals(String.valueOf(servers)) && !x.get("operation").equals("OVERALL"))) {
+            ops.put(o.get("operation"), String.format(Locale.ROOT, "%s %.1f (%.1f)", o.get("operation"),
+                num(o, "avg_ms"), num(o, "p99_ms")));
+          }
+          table.add(String.format(Locale.ROOT, "| %s | %d | %,.1f | %.2fx | %s |", phase, servers,
+              num(r, "throughput"), num(r, "throughput") / num(rows.firstEntry().getValue(), "throughput"),
+              String.join(", ", ops.values())));
+        }));
+      }
     }
+    Files.write(out.resolve("table.md"), table);
+    table.forEach(System.out::println);
+  }
+
+  private static double num(Map<String, String> row, String column) {
+    return Double.parseDouble(row.get(column));
   }
 
   private static XYChart chart(String title, String yTitle) {
@@ -110,17 +140,5 @@ public final class ScaleOutCharts {
   private static void save(XYChart c, Path file) throws IOException {
     BitmapEncoder.saveBitmap(c, file.toString(), BitmapFormat.PNG);
     System.out.println("chart " + file);
-  }
-
-  private static void printTable(String what, Map<String, TreeMap<Integer, Map<String, String>>> series, String column) {
-    for (Map.Entry<String, TreeMap<Integer, Map<String, String>>> e : series.entrySet()) {
-      StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s %-16s", what, e.getKey()));
-      double one = Double.parseDouble(e.getValue().firstEntry().getValue().get(column));
-      e.getValue().forEach((servers, r) -> {
-        double v = Double.parseDouble(r.get(column));
-        b.append(String.format(Locale.ROOT, "  %d: %,.1f (%.2fx)", servers, v, one == 0 ? 0 : v / one));
-      });
-      System.out.println(b);
-    }
   }
 }
