@@ -31,6 +31,7 @@
 #   SERVERS ("1 2 3")        cluster sizes
 #   CPU_PERCENT (15)         quota of each tablet server, percent of one core (docs/benchmarks.md: why 15)
 #   CPU_PERIOD_US (20000)    the quota's period (short, so that a throttled server waits milliseconds, not 100)
+#   CPU_WEIGHT (8)           each capped group's scheduler weight, in tasks' weights (below: why)
 #   MIXES ("browsing shopping ordering paper-browsing paper-shopping paper-ordering")
 #   ITEMS (10000), EBS (10)  TPC-W scale: items and the browsers the database is sized for
 #   BROWSERS_PER_SERVER (8)  emulated browsers per tablet server
@@ -68,7 +69,8 @@ if [[ "${APPEND:-0}" == 0 ]]; then
 fi
 bin/logbase classpath > /dev/null # builds what bin/logbase runs, once, before anything is timed
 commands="$out/commands.txt"
-echo "# $(date -u '+%F %T') SERVERS='$SERVERS' MIXES='$MIXES' CPU_PERCENT=$CPU_PERCENT DURATION=$DURATION WARMUP=$WARMUP YCSB=$YCSB" >> "$commands"
+echo "# $(date -u '+%F %T') SERVERS='$SERVERS' MIXES='$MIXES' CPU_PERCENT=$CPU_PERCENT DURATION=$DURATION" \
+  "WARMUP=$WARMUP YCSB=$YCSB TPCW_FLAGS='$TPCW_FLAGS'" >> "$commands"
 header() { # FILE LINE: the header line of a new CSV file
   [[ -s "$1" ]] || echo "$2" > "$1"
 }
@@ -87,19 +89,28 @@ else
 fi
 capped=()
 
+# A group's weight: the scheduler weighs a group as one task, however many threads the server runs
+# in it, so under a default weight a capped server would also fall behind every runnable thread of
+# the machine's other users (2 cores, shared) and get less than its quota. CPU_WEIGHT times a
+# task's weight keeps the cap an upper bound and not also a demotion; the quota still bounds it.
+CPU_WEIGHT="${CPU_WEIGHT:-8}"
+
 cap() { # PID: moves a process into a group of its own with the quota
   local g="$CG_ROOT/logbase-bench-$1" quota=$((CPU_PERIOD_US * CPU_PERCENT / 100))
   mkdir -p "$g"
   if [[ $CG_V2 == 1 ]]; then
     echo +cpu > "$CG_ROOT/cgroup.subtree_control"
     echo "$quota $CPU_PERIOD_US" > "$g/cpu.max"
+    echo $((100 * CPU_WEIGHT)) > "$g/cpu.weight"
   else
     echo "$CPU_PERIOD_US" > "$g/cpu.cfs_period_us"
     echo "$quota" > "$g/cpu.cfs_quota_us"
+    echo $((1024 * CPU_WEIGHT)) > "$g/cpu.shares"
   fi
   echo "$1" > "$g/cgroup.procs"
   capped+=("$1")
-  echo "capped: pid $1 at $CPU_PERCENT% of a core ($quota us per $CPU_PERIOD_US us, $g)" | tee -a "$commands"
+  echo "capped: pid $1 at $CPU_PERCENT% of a core ($quota us per $CPU_PERIOD_US us, weight x$CPU_WEIGHT, $g)" \
+    | tee -a "$commands"
 }
 
 uncap_all() { # moves the processes back and removes the groups
