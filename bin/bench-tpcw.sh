@@ -119,7 +119,13 @@ uncap_all() { # moves the processes back and removes the groups
     g="$CG_ROOT/logbase-bench-$pid"
     [[ -d "$g" ]] || continue
     while read -r id; do echo "$id" > "$CG_ROOT/cgroup.procs" 2> /dev/null || true; done < "$g/cgroup.procs"
-    rmdir "$g" 2> /dev/null || echo "bench-tpcw: $g not removed (a process in it is exiting); rmdir it later" >&2
+    for _ in 1 2 3 4 5 6 7 8 9 10; do # a thread that is exiting may keep the group busy a moment
+      rmdir "$g" 2> /dev/null && break
+      sleep 0.5
+    done
+    if [[ -d "$g" ]]; then
+      echo "bench-tpcw: $g not removed (a process in it is exiting); rmdir it later" >&2
+    fi
   done
   capped=()
 }
