@@ -48,7 +48,7 @@ lb_ensure_built() {
       "while Maven downloads the dependencies; later builds are quicker; log in run/build.log)" >&2
   fi
   # One line per module, without Maven's colour codes; the whole output goes to the log.
-  if ! (cd "$LOGBASE_HOME" && mvn -B -ntp -DskipTests -pl logbase-dist -am package 2>&1) \
+  if ! (cd "$LOGBASE_HOME" && mvn -B -ntp -DskipTests -pl logbase-dist,logbase-tpcw -am package 2>&1) \
       | sed -u 's/\x1b\[[0-9;]*m//g' | tee "$log" \
       | sed -un 's/^\[INFO\] Building \(LogBase.*\) [0-9.]*-SNAPSHOT *\[\([0-9]*\/[0-9]*\)\]$/  [\2] \1/p' >&2; then
     echo "logbase: the build failed; its errors (all of it in $log):" >&2
@@ -64,7 +64,7 @@ lb_ensure_built() {
 lb_classpath() {
   lb_ensure_built
   local jars="$LOGBASE_HOME/conf" m
-  for m in common tabletserver master client ycsb dist; do
+  for m in common tabletserver master client ycsb dist tpcw; do
     jars="$jars:$(ls "$LOGBASE_HOME"/logbase-$m/target/logbase-$m-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n 1)"
   done
   echo "${jars#:}:$(cat "$LB_CP_FILE")"
