@@ -19,6 +19,15 @@ public final class ClientConfig {
   /** Longest pause between retries; pauses double up to it (ms). */
   public static final String RETRY_MAX_MS = "client.retry.max.ms";
   public static final long DEFAULT_RETRY_MAX_MS = 2000;
+  /**
+   * Longest wait for one attempt of a get or a single-row write (ms). A server that does not answer
+   * in time (paused, or overloaded) is taken as gone for this request: the tablet is looked up
+   * again and the request sent anew, so a tablet that moved off a paused server is reached at its
+   * new owner. Writes retried this way are blind puts and deletes, which may be repeated;
+   * transaction commits never are.
+   */
+  public static final String ATTEMPT_TIMEOUT_MS = "client.attempt.timeout.ms";
+  public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = 5000;
   /** How many tablets a scan streams at once: the current one plus those fetched ahead. */
   public static final String SCAN_PREFETCH_TABLETS = "client.scan.prefetch.tablets";
   public static final int DEFAULT_SCAN_PREFETCH_TABLETS = 2;

@@ -13,6 +13,7 @@ record ClientSettings(
     int zkSessionTimeoutMs,
     long zkConnectTimeoutMs,
     long deadlineMs,
+    long attemptTimeoutMs,
     int maxMessageBytes,
     long retryInitialMs,
     long retryMaxMs,
@@ -35,6 +36,7 @@ record ClientSettings(
         positive(c, ClientConfig.ZK_CONNECT_TIMEOUT_MS,
             c.getLong(ClientConfig.ZK_CONNECT_TIMEOUT_MS, ClientConfig.DEFAULT_ZK_CONNECT_TIMEOUT_MS)),
         positive(c, ClusterConfig.RPC_DEADLINE_MS, c.getLong(ClusterConfig.RPC_DEADLINE_MS, ClusterConfig.DEFAULT_RPC_DEADLINE_MS)),
+        positive(c, ClientConfig.ATTEMPT_TIMEOUT_MS, c.getLong(ClientConfig.ATTEMPT_TIMEOUT_MS, ClientConfig.DEFAULT_ATTEMPT_TIMEOUT_MS)),
         (int) Math.min(Integer.MAX_VALUE,
             positive(c, ClusterConfig.RPC_MAX_MESSAGE_BYTES,
                 c.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES, ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES))),
@@ -63,5 +65,11 @@ record ClientSettings(
   /** The deadline of one client operation, all of its retries included. */
   Deadline newDeadline() {
     return Deadline.after(deadlineMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** The deadline of one attempt of an operation that ends at {@code operation}. */
+  Deadline attemptDeadline(Deadline operation) {
+    Deadline attempt = Deadline.after(attemptTimeoutMs, TimeUnit.MILLISECONDS);
+    return attempt.isBefore(operation) ? attempt : operation;
   }
 }

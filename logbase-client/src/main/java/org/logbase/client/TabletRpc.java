@@ -4,9 +4,12 @@ import org.logbase.common.rpc.ChannelPool;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.Channel;
 import io.grpc.Deadline;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import org.logbase.common.Bytes;
+import org.logbase.common.LogBaseException;
 import org.logbase.common.NotServingTabletException;
+import org.logbase.common.ServerUnresponsiveException;
 import org.logbase.rpc.Mutation;
 import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletServiceGrpc;
@@ -69,10 +72,11 @@ final class TabletRpc {
     return retrier.run(deadline, () -> {
       TableLocations locs = locations.get(table, deadline);
       TabletInfo tablet = serving(locs, key);
+      Deadline attempt = settings.attemptDeadline(deadline);
       try {
-        return call.run(TabletServiceGrpc.newBlockingStub(channel(tablet)).withDeadline(deadline), ref(table, tablet));
+        return call.run(TabletServiceGrpc.newBlockingStub(channel(tablet)).withDeadline(attempt), ref(table, tablet));
       } catch (StatusRuntimeException e) {
-        throw Rpcs.failure(e, what + " (" + tablet + ")", () -> locations.invalidate(locs));
+        throw failure(e, what, locs, tablet, deadline);
       }
     });
   }
@@ -89,9 +93,10 @@ final class TabletRpc {
       TableLocations locs = locations.get(table, deadline);
       TabletInfo tablet = serving(locs, key);
       try {
-        return writes.write(new WriteCoalescer.Route(tablet.address(), ref(table, tablet)), mutation, durability, deadline);
+        return writes.write(new WriteCoalescer.Route(tablet.address(), ref(table, tablet)), mutation, durability,
+            settings.attemptDeadline(deadline));
       } catch (StatusRuntimeException e) {
-        throw Rpcs.failure(e, what + " (" + tablet + ")", () -> locations.invalidate(locs));
+        throw failure(e, what, locs, tablet, deadline);
       }
     });
   }
@@ -106,9 +111,32 @@ final class TabletRpc {
       locations.invalidate(locs);
       throw new NotServingTabletException(tablet == null
           ? "no tablet of table '" + locs.table() + "' is known to hold key " + Bytes.toStringBinary(key)
-          : "table '" + locs.table() + "': " + tablet + " (its tablets are served again when it restarts)");
+          : "table '" + locs.table() + "': " + tablet + " (its server is not live: the master moves its tablets to live servers)");
     }
     return tablet;
+  }
+
+  /**
+   * The typed failure of one attempt. An attempt cut short by its own timeout while the operation
+   * has time left is {@link ServerUnresponsiveException}, retried at the tablet's location looked
+   * up again.
+   */
+  private LogBaseException failure(StatusRuntimeException e, String what, TableLocations locs, TabletInfo tablet,
+      Deadline operation) {
+    if (e.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED && !operation.isExpired()) {
+      forget(locs, tablet);
+      ServerUnresponsiveException ex = new ServerUnresponsiveException(what + " (" + tablet + "): server "
+          + tablet.address() + " did not answer within " + settings.attemptTimeoutMs() + " ms");
+      ex.initCause(e);
+      return ex;
+    }
+    return Rpcs.failure(e, what + " (" + tablet + ")", () -> forget(locs, tablet));
+  }
+
+  /** After a retriable failure: the locations are asked for again, and the server's channel reconnects without delay. */
+  void forget(TableLocations locs, TabletInfo tablet) {
+    locations.invalidate(locs);
+    connections.reconnectSoon(tablet.address());
   }
 
   Channel channel(TabletInfo tablet) {

@@ -17,9 +17,8 @@ import org.slf4j.LoggerFactory;
  * one that was unreachable when a table was created or changed, gets its tablets; a tablet of a
  * dropped table that a server still serves is closed.
  *
- * <p>Tablets assigned to a server that is not live stay where they are: moving them needs the new
- * owner to replay the dead server's log after fencing it, which is the tablet server's recovery
- * work and not part of this master yet.
+ * <p>Tablets assigned to a server that is not live are {@link TabletFailover}'s: it moves them to
+ * live servers. Both decide under the same lock.
  */
 final class AssignmentReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(AssignmentReconciler.class);
@@ -27,8 +26,10 @@ final class AssignmentReconciler {
   private final TableStore tables;
   private final LiveServers liveServers;
   private final TabletCommands commands;
+  private final TabletFailover failover;
 
-  AssignmentReconciler(TableStore tables, LiveServers liveServers, TabletCommands commands) {
+  AssignmentReconciler(TableStore tables, LiveServers liveServers, TabletCommands commands, TabletFailover failover) {
+    this.failover = failover;
     this.tables = tables;
     this.liveServers = liveServers;
     this.commands = commands;
@@ -54,11 +55,18 @@ final class AssignmentReconciler {
    * about to stop serving, and its tablets must not be handed back to it.
    */
   void reconcileServer(String serverId, List<TabletRef> serving) throws Exception {
+    synchronized (failover.lock()) {
+      reconcileLocked(serverId, serving);
+    }
+  }
+
+  private void reconcileLocked(String serverId, List<TabletRef> serving) throws Exception {
     String address = liveServers.read().get(serverId);
     if (address == null) {
       LOG.debug("heartbeat from server {}, which is not registered as live: not reconciled", serverId);
       return;
     }
+    failover.sawLive(serverId);
     Set<String> served = new HashSet<>();
     for (TabletRef ref : serving) {
       served.add(TableMetas.tabletName(ref.getTable(), ref.getTabletId()));

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,6 +49,15 @@ public final class MasterServer implements AutoCloseable {
   /** Deadline of OpenTablet and CloseTablet calls to tablet servers. */
   static final Duration TABLET_COMMAND_DEADLINE = Duration.ofSeconds(30);
   private static final Duration RPC_DRAIN = Duration.ofSeconds(2);
+  /**
+   * How long a newly active master waits for a tablet server it has not seen live to register
+   * before it moves that server's tablets elsewhere (a server seen live and then lost is moved from
+   * at once).
+   */
+  public static final String FAILOVER_STARTUP_GRACE_MS = "master.failover.startup.grace.ms";
+  static final long DEFAULT_FAILOVER_STARTUP_GRACE_MS = 30_000;
+  /** How often the active master looks for dead tablet servers. */
+  static final Duration FAILOVER_SWEEP = Duration.ofMillis(250);
 
   private final CuratorFramework zk;
   private final ZkPaths paths;
@@ -57,6 +67,9 @@ public final class MasterServer implements AutoCloseable {
   private final MasterRpcService rpc;
   private final AssignmentReconciler reconciler;
   private final TimestampOracle oracle;
+  private final TabletFailover failover;
+  private final ScheduledExecutorService sweeper =
+      Executors.newSingleThreadScheduledExecutor(Threads.daemon("master-failover"));
   /** Calls that arrived on a network thread and must wait (a timestamp bound renewal). */
   private final ExecutorService blockingCalls = Executors.newCachedThreadPool(Threads.daemon("master-blocking-call"));
   private final PrintStream out;
@@ -77,7 +90,9 @@ public final class MasterServer implements AutoCloseable {
     LiveServers liveServers = new LiveServers(zk, paths);
     TabletCommands commands = new TabletCommands(tabletServers);
     ServerLoads loads = new ServerLoads();
-    reconciler = new AssignmentReconciler(tables, liveServers, commands);
+    failover = new TabletFailover(tables, liveServers, commands,
+        Duration.ofMillis(config.getLong(FAILOVER_STARTUP_GRACE_MS, DEFAULT_FAILOVER_STARTUP_GRACE_MS)), System::nanoTime);
+    reconciler = new AssignmentReconciler(tables, liveServers, commands, failover);
     oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
@@ -163,9 +178,20 @@ public final class MasterServer implements AutoCloseable {
         .start();
     // The bound port, not the requested one: with --port 0 this is how the world learns it.
     address = host + ":" + grpc.getPort();
+    var unused = sweeper.scheduleWithFixedDelay(this::sweep, FAILOVER_SWEEP.toMillis(), FAILOVER_SWEEP.toMillis(),
+        TimeUnit.MILLISECONDS);
     election.start(address);
     LOG.info("master {} serving; joined the election", address);
     println("MASTER READY " + address);
+  }
+
+  private void sweep() {
+    try {
+      failover.sweep();
+    } catch (Exception e) {
+      LOG.warn("looking for dead tablet servers failed: {}; trying again in {} ms", e.toString(),
+          FAILOVER_SWEEP.toMillis());
+    }
   }
 
   /** Persistent parents that tablet servers and masters list, so an empty cluster lists nothing. */
@@ -181,6 +207,7 @@ public final class MasterServer implements AutoCloseable {
     if (!stopping.compareAndSet(false, true)) {
       return;
     }
+    sweeper.shutdownNow();
     election.close();
     oracle.close();
     Server server = grpc;
@@ -216,6 +243,7 @@ public final class MasterServer implements AutoCloseable {
     public void activating() throws Exception {
       // Before answering as active: the oracle must have persisted a bound above the old master's.
       oracle.activate();
+      failover.activated();
       reconciler.reconcileAll();
     }
 
@@ -226,6 +254,7 @@ public final class MasterServer implements AutoCloseable {
 
     @Override
     public void deactivated() {
+      failover.deactivated();
       oracle.deactivate();
     }
 

@@ -99,18 +99,25 @@ public final class ManifestLog {
 
   /** Makes an edit durable (flushed to disk), then applies it to the published state. */
   public synchronized TabletManifest append(ManifestEdit edit) throws IOException {
-    TabletManifest next = state.apply(edit);
+    return append(List.of(edit));
+  }
+
+  /** Makes edits durable together (one write: all or, after a crash, a prefix), then applies them. */
+  public synchronized TabletManifest append(List<ManifestEdit> edits) throws IOException {
+    TabletManifest next = state;
+    List<byte[]> frames = new ArrayList<>(edits.size());
+    for (ManifestEdit edit : edits) {
+      next = next.apply(edit);
+      frames.add(frame(edit));
+    }
     if (fileNumber == 0 || editsInFile >= ROLL_EDITS || torn) {
       roll(next);
     } else {
       try {
         torn = true; // until the edit is whole on disk: should this fail, the next edit starts a new file
-        try (FSDataOutputStream out = fs.append(file(fileNumber))) {
-          out.write(frame(edit));
-          out.hsync();
-        }
+        writeDurably(fs.append(file(fileNumber)), frames);
         torn = false;
-        editsInFile++;
+        editsInFile += frames.size();
       } catch (IOException | UnsupportedOperationException e) {
         // Whatever part of the frame reached the file fails its CRC and is ignored by readers;
         // the rewritten file below does not contain it.
@@ -129,12 +136,9 @@ public final class ManifestLog {
     Path tmp = target.suffix(".tmp");
     fs.mkdirs(dir);
     List<ManifestEdit> edits = next.asEdits();
-    try (FSDataOutputStream out = fs.create(tmp, true)) {
-      for (ManifestEdit e : edits) {
-        out.write(frame(e));
-      }
-      out.hsync();
-    }
+    List<byte[]> frames = new ArrayList<>(edits.size());
+    edits.forEach(e -> frames.add(frame(e)));
+    writeDurably(fs.create(tmp, true), frames);
     fs.delete(target, false);
     if (!fs.rename(tmp, target)) {
       throw new IOException("could not rename " + tmp + " to " + target);
@@ -152,6 +156,30 @@ public final class ManifestLog {
         }
       }
     }
+  }
+
+  /**
+   * Writes, syncs and closes. Not try-with-resources: an HDFS stream whose sync failed throws the
+   * same exception again from close, and adding an exception to itself as suppressed throws
+   * IllegalArgumentException instead of the I/O failure.
+   */
+  private static void writeDurably(FSDataOutputStream out, List<byte[]> frames) throws IOException {
+    try {
+      for (byte[] f : frames) {
+        out.write(f);
+      }
+      out.hsync();
+    } catch (IOException e) {
+      try {
+        out.close();
+      } catch (IOException closing) {
+        if (closing != e) {
+          e.addSuppressed(closing);
+        }
+      }
+      throw e;
+    }
+    out.close();
   }
 
   private Path file(long n) {

@@ -1,6 +1,7 @@
 package org.logbase.recovery;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -176,6 +177,32 @@ public final class TabletCheckpoints {
   }
 
   /**
+   * Records, for a tablet that has no checkpoint yet, that its history is in this server's log from
+   * the beginning: a checkpoint with no index files, replayed from the log's start. Written before
+   * the tablet takes its first write here, so whoever opens it next (this server after a restart, or
+   * another after this one died) knows which log holds its records, even if this server never lived
+   * long enough for a real checkpoint. No-op for a tablet with a checkpoint.
+   *
+   * @return whether an edit was written
+   */
+  public boolean recordOrigin(TabletDescriptor d) throws IOException {
+    ManifestLog log = manifests.log(d.id(), LOG::warn);
+    TabletManifest m = log.current();
+    if (m.newest() != null || m.retired()) {
+      return false;
+    }
+    List<ManifestEdit> edits = new ArrayList<>();
+    if (m.range() == null) {
+      edits.add(ManifestEdit.newBuilder().setRange(TabletManifest.range(d.startKey(), d.endKey())).build());
+    }
+    edits.add(ManifestEdit.newBuilder().setCheckpoint(CheckpointEdit.newBuilder().setLsn(0)
+        .setLogDir(SharedPaths.store(fs, ownLog)).setPositionFile(LogPosition.START.segment())
+        .setPositionOffset(LogPosition.START.offset())).build());
+    log.append(edits);
+    return true;
+  }
+
+  /**
    * Checkpoints a tablet's indexes as of {@code wm}, a watermark of this server's log taken before
    * this call: entries applied after it may be in the files too; replay applies them again,
    * idempotently.
@@ -231,10 +258,12 @@ public final class TabletCheckpoints {
       b.addFiles(FileRef.newBuilder().setId(id).setPath(path));
     }
     CheckpointEdit c = b.setMaxTimestamp(maxTs).build();
+    List<ManifestEdit> edits = new ArrayList<>();
     if (m.range() == null) {
-      log.append(ManifestEdit.newBuilder().setRange(TabletManifest.range(d.startKey(), d.endKey())).build());
+      edits.add(ManifestEdit.newBuilder().setRange(TabletManifest.range(d.startKey(), d.endKey())).build());
     }
-    TabletManifest now = log.append(ManifestEdit.newBuilder().setCheckpoint(c).build());
+    edits.add(ManifestEdit.newBuilder().setCheckpoint(c).build());
+    TabletManifest now = log.append(edits);
     for (GroupIndex gi : groups) {
       if (gi != null) {
         gi.checkpointed(covered[gi.group().id()]);

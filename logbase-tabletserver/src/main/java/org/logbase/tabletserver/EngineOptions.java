@@ -25,10 +25,12 @@ import org.logbase.tablet.TimestampSource;
  *     (a flush that fails, a writer stopped at a chosen moment) without hooks in the engine, as
  *     LevelDB's tests do through its Env
  * @param useCheckpoints false makes recovery replay the whole log
+ * @param otherLogs fences another server's log before this engine reads a tablet's tail from it
+ *     (null: {@link LogFence#ALWAYS}, for an engine that is alone: the other writer is gone)
  */
 public record EngineOptions(
     URI root, URI shared, Config config, Configuration hadoop, List<TabletDescriptor> tablets, TimestampSource clock,
-    FileIds fileIds, UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints) {
+    FileIds fileIds, UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints, LogFence otherLogs) {
 
   public EngineOptions {
     tablets = List.copyOf(tablets);
@@ -38,43 +40,51 @@ public record EngineOptions(
     if (fileSystem == null) {
       fileSystem = UnaryOperator.identity();
     }
+    if (otherLogs == null) {
+      otherLogs = LogFence.ALWAYS;
+    }
   }
 
   public static EngineOptions of(URI root, Config config, List<TabletDescriptor> tablets) {
-    return new EngineOptions(root, null, config, new Configuration(), tablets, null, null, null, true);
+    return new EngineOptions(root, null, config, new Configuration(), tablets, null, null, null, true, null);
   }
 
   public EngineOptions withHadoop(Configuration conf) {
-    return new EngineOptions(root, shared, config, conf, tablets, clock, fileIds, fileSystem, useCheckpoints);
+    return new EngineOptions(root, shared, config, conf, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
   }
 
   /** These options with the engine's file system wrapped (fault injection in tests). */
   public EngineOptions withFileSystem(UnaryOperator<FileSystem> wrap) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, wrap, useCheckpoints);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, wrap, useCheckpoints, otherLogs);
   }
 
   public EngineOptions withCheckpoints(boolean use) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, use);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, use, otherLogs);
   }
 
   public EngineOptions withConfig(Config c) {
-    return new EngineOptions(root, shared, c, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints);
+    return new EngineOptions(root, shared, c, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
   }
 
   /** These options with manifests and checkpoints under {@code dir} (shared with other engines). */
   public EngineOptions withShared(URI dir) {
-    return new EngineOptions(root, dir, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints);
+    return new EngineOptions(root, dir, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
   }
 
   public EngineOptions withFileIds(FileIds ids) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, ids, fileSystem, useCheckpoints);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, ids, fileSystem, useCheckpoints, otherLogs);
   }
 
   public EngineOptions withClock(TimestampSource c) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, c, fileIds, fileSystem, useCheckpoints);
+    return new EngineOptions(root, shared, config, hadoop, tablets, c, fileIds, fileSystem, useCheckpoints, otherLogs);
   }
 
   public EngineOptions withTablets(List<TabletDescriptor> ts) {
-    return new EngineOptions(root, shared, config, hadoop, ts, clock, fileIds, fileSystem, useCheckpoints);
+    return new EngineOptions(root, shared, config, hadoop, ts, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
+  }
+
+  /** These options with another way to fence the logs of other servers (a cluster asks ZooKeeper first). */
+  public EngineOptions withOtherLogs(LogFence fence) {
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, fence);
   }
 }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.schema.ColumnGroup;
@@ -143,6 +144,7 @@ public final class StorageEngine implements Closeable {
         TabletCheckpoints.Start s = checkpoints.load(d, o.useCheckpoints(), problems::add);
         (checkpoints.isOwnLog(s.logDir()) ? own : elsewhere).add(s);
       }
+      recordOrigins(checkpoints, own);
       Replay replay = Replay.of(fs, logDir, LogConfig.from(o.config()), own, problems, (System.nanoTime() - t0) / 1_000_000);
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()));
       engine = new StorageEngine(o, fs, files, ids, checkpoints, r);
@@ -243,6 +245,7 @@ public final class StorageEngine implements Closeable {
     for (Map.Entry<Path, List<TabletCheckpoints.Start>> e : elsewhere.entrySet()) {
       own.addAll(takeOver(e.getKey(), e.getValue()));
     }
+    recordOrigins(checkpoints, own);
     List<TabletDescriptor> toOpen = own.stream().map(TabletCheckpoints.Start::tablet).toList();
     Replay replay = Replay.of(fs, logDir, logConfig, own, problems, loadMillis);
     replay.scanTo(applier.appliedEnd());
@@ -275,19 +278,16 @@ public final class StorageEngine implements Closeable {
    */
   private List<TabletCheckpoints.Start> takeOver(Path otherLog, List<TabletCheckpoints.Start> starts)
       throws IOException {
+    options.otherLogs().fence(fs, otherLog);
     SegmentFiles.register(files, fs, otherLog);
     Replay other = Replay.of(fs, otherLog, logConfig, starts, new ArrayList<>(), 0);
     other.scanTo(null);
     List<PreparedRecords> inDoubt = other.undecided();
-    if (!inDoubt.isEmpty()) {
-      throw new IOException(inDoubt.size() + " transactions are prepared in " + otherLog + " without a decision, on rows"
-          + " of tablets " + starts.stream().map(TabletCheckpoints.Start::tablet).toList()
-          + "; opening tablets from another server's log while it holds transactions in doubt is not supported yet");
-    }
     remember(other.report());
     clock.observe(other.maxTimestamp());
     // Nothing of these tablets is in this log after the watermark: they were served elsewhere.
     IndexApplier.Watermark w = applier.watermark();
+    relogPrepared(otherLog, inDoubt);
     List<TabletCheckpoints.Start> out = new ArrayList<>();
     for (TabletCheckpoints.Start s : starts) {
       GroupIndex[] built = other.indexes().get(s.tablet().id());
@@ -303,6 +303,45 @@ public final class StorageEngine implements Closeable {
       LOG.info("took over tablet {} from {}: {}", s.tablet(), otherLog, other.report());
     }
     return out;
+  }
+
+  /**
+   * Writes the rows and PREPARE records of transactions left undecided in another server's log into
+   * this server's log, after the watermark the tablets' new checkpoints name: the replay of this log
+   * that publishes the tablets finds them there and restores them as locks, as after a restart, and
+   * so does every later recovery of this server. The copies carry the transactions' ids; their rows
+   * are applied only when the primary decides (docs/transactions.md).
+   */
+  private void relogPrepared(Path otherLog, List<PreparedRecords> inDoubt) throws IOException {
+    if (inDoubt.isEmpty()) {
+      return;
+    }
+    List<LogRecord> copies = new ArrayList<>();
+    for (PreparedRecords p : inDoubt) {
+      p.rows().forEach(r -> copies.add(r.record()));
+      copies.add(p.prepare());
+    }
+    try {
+      append(copies, Durability.HSYNC).join();
+    } catch (CompletionException e) {
+      throw new IOException("copying " + inDoubt.size() + " prepared transactions from " + otherLog + " failed", e.getCause());
+    }
+    LOG.info("{} transactions prepared in {} without a decision carried over into this log ({} records)",
+        inDoubt.size(), otherLog, copies.size());
+  }
+
+  /** Names this log in the manifest of each tablet that has no checkpoint yet (see {@link TabletCheckpoints#recordOrigin}). */
+  private static void recordOrigins(TabletCheckpoints checkpoints, List<TabletCheckpoints.Start> own) throws IOException {
+    long t0 = System.nanoTime();
+    int written = 0;
+    for (TabletCheckpoints.Start s : own) {
+      if (checkpoints.recordOrigin(s.tablet())) {
+        written++;
+      }
+    }
+    if (written > 0) {
+      LOG.info("recorded this log as the origin of {} new tablets in {} ms", written, (System.nanoTime() - t0) / 1_000_000);
+    }
   }
 
   private void remember(RecoveryReport report) {

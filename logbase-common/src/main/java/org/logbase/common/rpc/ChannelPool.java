@@ -29,6 +29,18 @@ public final class ChannelPool implements AutoCloseable {
     return channels.computeIfAbsent(hostPort, this::open);
   }
 
+  /**
+   * Makes the channel to {@code hostPort} (if any) try to connect at once on its next call, rather
+   * than after its reconnect backoff: a server that was down for a while is reached again as soon
+   * as it is back, not up to two minutes later.
+   */
+  public void reconnectSoon(String hostPort) {
+    ManagedChannel c = channels.get(hostPort);
+    if (c != null) {
+      c.resetConnectBackoff();
+    }
+  }
+
   private ManagedChannel open(String hostPort) {
     int colon = hostPort.lastIndexOf(':');
     if (colon <= 0 || colon == hostPort.length() - 1) {

@@ -1,5 +1,8 @@
 package org.logbase.common.rpc;
 
+import org.logbase.common.ServerUnresponsiveException;
+import org.logbase.common.NotActiveMasterException;
+import org.logbase.common.NotServingTabletException;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -69,8 +72,9 @@ public final class RpcErrors {
    * not repeat a request (transaction commit) treat this as "outcome unknown" instead.
    */
   public static boolean isRetriable(LogBaseException e) {
-    return e instanceof org.logbase.common.NotServingTabletException
-        || e instanceof org.logbase.common.NotActiveMasterException
+    return e instanceof NotServingTabletException
+        || e instanceof NotActiveMasterException
+        || e instanceof ServerUnresponsiveException
         || (e.getCause() instanceof StatusRuntimeException s && connectionLost(s.getStatus()));
   }
 

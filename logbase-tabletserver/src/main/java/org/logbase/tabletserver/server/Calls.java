@@ -8,7 +8,11 @@ import org.logbase.common.rpc.RpcErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Runs a service method's body and turns whatever it throws into a typed gRPC status. */
+/**
+ * Runs a service method's body and turns whatever it throws into a typed gRPC status. Every answer
+ * is confirmed first ({@link #confirm}): a server whose tablets may be served elsewhere by now (its
+ * serving lease lapsed, see {@link ServingLease}) answers nothing, not even what it computed before.
+ */
 final class Calls {
   private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
 
@@ -18,12 +22,23 @@ final class Calls {
     T call() throws Exception;
   }
 
-  private Calls() {}
+  private final Runnable confirm;
 
-  static <T> void unary(StreamObserver<T> observer, Body<T> body) {
+  /** @param confirm throws when this server may no longer answer (run just before every answer) */
+  Calls(Runnable confirm) {
+    this.confirm = confirm;
+  }
+
+  /** Throws when this server may no longer answer: between producing an answer and sending it. */
+  void confirm() {
+    confirm.run();
+  }
+
+  <T> void unary(StreamObserver<T> observer, Body<T> body) {
     T result;
     try {
       result = body.call();
+      confirm.run();
     } catch (Exception e) {
       fail(observer, e);
       return;
@@ -33,7 +48,7 @@ final class Calls {
   }
 
   /** Answers when the future completes, without holding a gRPC thread while the log flushes. */
-  static <T> void async(StreamObserver<T> observer, Supplier<CompletableFuture<T>> body) {
+  <T> void async(StreamObserver<T> observer, Supplier<CompletableFuture<T>> body) {
     CompletableFuture<T> f;
     try {
       f = body.get();
@@ -45,6 +60,12 @@ final class Calls {
       if (error != null) {
         fail(observer, error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
       } else {
+        try {
+          confirm.run();
+        } catch (RuntimeException e) {
+          fail(observer, e);
+          return;
+        }
         observer.onNext(result);
         observer.onCompleted();
       }

@@ -12,9 +12,11 @@ import org.logbase.rpc.ScanBatch;
 final class ScanPump implements Runnable {
   private final ServerCallStreamObserver<ScanBatch> call;
   private final RowBatches rows;
+  private final Calls calls;
   private boolean done;
 
-  ScanPump(ServerCallStreamObserver<ScanBatch> call, RowBatches rows) {
+  ScanPump(ServerCallStreamObserver<ScanBatch> call, RowBatches rows, Calls calls) {
+    this.calls = calls;
     this.call = call;
     this.rows = rows;
   }
@@ -27,6 +29,7 @@ final class ScanPump implements Runnable {
         for (Row r : rows.next()) {
           b.addRows(RowProtos.toProto(r));
         }
+        calls.confirm();
         if (b.getRowsCount() > 0) {
           call.onNext(b.build());
         }

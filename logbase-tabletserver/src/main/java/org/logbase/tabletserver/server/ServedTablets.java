@@ -102,7 +102,8 @@ final class ServedTablets implements AutoCloseable {
     return stopReason == null;
   }
 
-  private void checkServing() {
+  /** Throws {@link ServerStoppingException} once the server is stopping. */
+  void checkServing() {
     String r = stopReason;
     if (r != null) {
       throw new ServerStoppingException("tablet server is stopping: " + r);

@@ -16,24 +16,26 @@ import org.logbase.rpc.TabletAdminServiceGrpc;
  */
 final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminServiceImplBase {
   private final ServedTablets tablets;
+  private final Calls calls;
 
-  TabletAdminServiceImpl(ServedTablets tablets) {
+  TabletAdminServiceImpl(ServedTablets tablets, Calls calls) {
     this.tablets = tablets;
+    this.calls = calls;
   }
 
   @Override
   public void openTablet(OpenTabletRequest req, StreamObserver<OpenTabletResponse> out) {
-    Calls.async(out, () -> tablets.open(List.of(req)).thenApply(v -> OpenTabletResponse.getDefaultInstance()));
+    calls.async(out, () -> tablets.open(List.of(req)).thenApply(v -> OpenTabletResponse.getDefaultInstance()));
   }
 
   @Override
   public void openTablets(OpenTabletsRequest req, StreamObserver<OpenTabletsResponse> out) {
-    Calls.async(out, () -> tablets.open(req.getTabletsList()).thenApply(v -> OpenTabletsResponse.getDefaultInstance()));
+    calls.async(out, () -> tablets.open(req.getTabletsList()).thenApply(v -> OpenTabletsResponse.getDefaultInstance()));
   }
 
   @Override
   public void closeTablet(CloseTabletRequest req, StreamObserver<CloseTabletResponse> out) {
-    Calls.unary(out, () -> {
+    calls.unary(out, () -> {
       tablets.close(req.getTable(), req.getTabletId());
       return CloseTabletResponse.getDefaultInstance();
     });

@@ -69,6 +69,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private Heartbeater heartbeater;
   private LogFileSize logFileSize;
   private ServedTablets tablets;
+  private ServingLease lease;
   private LogBaseClient cluster;
   private TxnManager txns;
   private TabletServiceImpl service;
@@ -154,30 +155,34 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     zk = ZooKeeperClients.connect(config);
     ZkPaths paths = ZkPaths.from(config);
     // Tablet manifests and checkpoints go to <fs root>/tablets, where whichever server opens a tablet next finds them.
+    lease = new ServingLease(zk, paths.server(id), this::sessionLost);
     engine = StorageEngine.open(EngineOptions.of(serverRoot, config, List.of())
         .withShared(URI.create(root.replaceAll("/+$", ""))).withClock(oracle)
-        .withFileIds(new ZooKeeperFileIds(zk, paths.fileIds())));
+        .withFileIds(lease.guard(new ZooKeeperFileIds(zk, paths.fileIds())))
+        .withOtherLogs(new DeadServerLogs(zk, paths)));
     tablets = new ServedTablets(engine);
+    Calls calls = new Calls(() -> {
+      tablets.checkServing();
+      lease.check();
+    });
     txns = new TxnManager(engine, LockManagers.create(config, zk, paths), oracle, tablets::findByKey,
         (txn, table, key) -> {
           long ts = cluster.resolveTransaction(txn, table, key);
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, txnSettings.apply(TxnSettings.from(config)));
-    service = new TabletServiceImpl(tablets, txns, writeStats);
+    service = new TabletServiceImpl(tablets, txns, writeStats, calls);
     GrpcServerLogging.install();
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
         .addService(service)
-        .addService(new TabletAdminServiceImpl(tablets))
+        .addService(new TabletAdminServiceImpl(tablets, calls))
         .build();
     rpc.start(); // assigned first, so that close() shuts it down if binding fails
     String address = host + ":" + rpc.getPort();
 
-    new ServerRegistration(zk, paths, id).register(address, Duration.ofMillis(3L * sessionMs), () -> {
-      tablets.stop("ZooKeeper session lost");
-      stopped.countDown();
-    });
+    new ServerRegistration(zk, paths, id).register(address, Duration.ofMillis(3L * sessionMs), this::sessionLost);
+    lease.arm();
 
     long[] last = {0, System.nanoTime()};
     long startedMs = System.currentTimeMillis();
@@ -198,6 +203,11 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     LOG.info("tablet server {} serving at {}", id, address);
     System.out.println("TABLETSERVER READY " + id + " " + address);
     System.out.flush();
+  }
+
+  private void sessionLost() {
+    tablets.stop("ZooKeeper session lost");
+    stopped.countDown();
   }
 
   /** For tests: the ZooKeeper client, whose session a test may kill. */
@@ -232,6 +242,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }
     if (heartbeater != null) {
       heartbeater.close();
+    }
+    if (lease != null) {
+      lease.close();
     }
     if (logFileSize != null) {
       try {

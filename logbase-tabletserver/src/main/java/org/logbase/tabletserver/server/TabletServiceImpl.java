@@ -54,8 +54,10 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   private final TxnManager txns;
   private final LongAdder requests = new LongAdder();
   private final WritePathStats stats;
+  private final Calls calls;
 
-  TabletServiceImpl(ServedTablets tablets, TxnManager txns, WritePathStats stats) {
+  TabletServiceImpl(ServedTablets tablets, TxnManager txns, WritePathStats stats, Calls calls) {
+    this.calls = calls;
     this.tablets = tablets;
     this.txns = txns;
     this.stats = stats;
@@ -68,7 +70,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void get(GetRequest req, StreamObserver<GetResponse> out) {
     requests.increment();
-    Calls.unary(out, () -> {
+    calls.unary(out, () -> {
       Tablet t = tablets.find(req.getTablet());
       if (req.getAsOf() != 0) {
         txns.awaitReadable(t.descriptor().schema().id(), req.getKey().toByteArray(), req.getAsOf());
@@ -86,7 +88,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void put(PutRequest req, StreamObserver<PutResponse> out) {
     requests.increment();
-    Calls.async(out, () -> stats.time(1, () -> {
+    calls.async(out, () -> stats.time(1, () -> {
       WriteBatch b = new WriteBatch().put(tablets.find(req.getTablet()), req.getKey().toByteArray(),
           values(req.getColumnsList()));
       return txns.write(b, durability(req.getDurabilityValue()))
@@ -97,7 +99,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
     requests.increment();
-    Calls.async(out, () -> stats.time(1, () -> {
+    calls.async(out, () -> stats.time(1, () -> {
       WriteBatch b = new WriteBatch().delete(tablets.find(req.getTablet()), req.getKey().toByteArray());
       return txns.write(b, durability(req.getDurabilityValue()))
           .thenApply(ts -> DeleteResponse.newBuilder().setTimestamp(ts[0]).build());
@@ -107,7 +109,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void batchMutate(BatchMutateRequest req, StreamObserver<BatchMutateResponse> out) {
     requests.increment();
-    Calls.async(out, () -> stats.time(req.getMutationsCount(), () -> {
+    calls.async(out, () -> stats.time(req.getMutationsCount(), () -> {
       Tablet t = tablets.find(req.getTablet());
       WriteBatch writes = new WriteBatch();
       for (Mutation m : req.getMutationsList()) {
@@ -127,14 +129,14 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void commit(CommitRequest req, StreamObserver<CommitResponse> out) {
     requests.increment();
-    Calls.async(out, () -> txns.commit(req.getStartTs(), writes(req.getWritesList()), durability(req.getDurabilityValue()))
+    calls.async(out, () -> txns.commit(req.getStartTs(), writes(req.getWritesList()), durability(req.getDurabilityValue()))
         .thenApply(ts -> CommitResponse.newBuilder().setCommitTs(ts).build()));
   }
 
   @Override
   public void prepare(PrepareRequest req, StreamObserver<PrepareResponse> out) {
     requests.increment();
-    Calls.async(out, () -> txns.prepare(req.getStartTs(), writes(req.getWritesList()), req.getPrimaryTable(),
+    calls.async(out, () -> txns.prepare(req.getStartTs(), writes(req.getWritesList()), req.getPrimaryTable(),
             req.getPrimaryKey().toByteArray(), durability(req.getDurabilityValue()))
         .thenApply(v -> PrepareResponse.getDefaultInstance()));
   }
@@ -142,7 +144,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void decide(DecideRequest req, StreamObserver<DecideResponse> out) {
     requests.increment();
-    Calls.async(out, () -> txns.decide(req.getStartTs(), req.getCommit(), req.getCommitTs(), req.getPrimaryTable(),
+    calls.async(out, () -> txns.decide(req.getStartTs(), req.getCommit(), req.getCommitTs(), req.getPrimaryTable(),
             req.getPrimaryKey().toByteArray(), req.getIsPrimary(), durability(req.getDurabilityValue()))
         .thenApply(v -> DecideResponse.getDefaultInstance()));
   }
@@ -150,7 +152,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   @Override
   public void resolve(ResolveRequest req, StreamObserver<ResolveResponse> out) {
     requests.increment();
-    Calls.unary(out, () -> {
+    calls.unary(out, () -> {
       TxnManager.Outcome o = txns.resolve(req.getStartTs(), req.getPrimaryTable(), req.getPrimaryKey().toByteArray());
       return ResolveResponse.newBuilder().setCommitted(o.committed()).setCommitTs(o.commitTs()).build();
     });
@@ -158,7 +160,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
 
   @Override
   public void listLocks(ListLocksRequest req, StreamObserver<ListLocksResponse> out) {
-    Calls.unary(out, () -> {
+    calls.unary(out, () -> {
       ListLocksResponse.Builder b = ListLocksResponse.newBuilder();
       for (LockManager.Held h : txns.locks()) {
         b.addLocks(LockInfo.newBuilder().setTable(tablets.tableName(h.row().tableId()))
@@ -216,7 +218,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         rows = new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
             req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
       }
-      pump = new ScanPump(call, rows);
+      pump = new ScanPump(call, rows, calls);
     } catch (RuntimeException e) {
       Calls.fail(out, e);
       return;
