@@ -11,6 +11,10 @@ import org.logbase.common.TableNotFoundException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.DecommissionRequest;
+import org.logbase.rpc.BalancerRequest;
+import org.logbase.rpc.MoveTabletResponse;
+import org.logbase.rpc.MoveTabletRequest;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.CreateTableRequest;
 import org.logbase.rpc.ListTablesRequest;
@@ -107,6 +111,55 @@ public final class Admin {
   public ClusterStatus clusterStatus() {
     return Protos.clusterStatus(
         call("cluster status", stub -> stub.clusterStatus(ClusterStatusRequest.getDefaultInstance())));
+  }
+
+  /**
+   * Moves a tablet to another tablet server: the tablet is closed where it is served and opened on
+   * {@code server} from its checkpoint, with no data copied; clients follow it on their next
+   * request. Returns once the new server serves it.
+   *
+   * @param server the target server's id; null: the live server with the fewest tablets
+   */
+  public TabletMove moveTablet(String table, int tabletId, String server) {
+    MoveTabletRequest.Builder request = MoveTabletRequest.newBuilder().setTable(table).setTabletId(tabletId);
+    if (server != null) {
+      request.setServerId(server);
+    }
+    MoveTabletResponse r = call("move tablet " + tabletId + " of table '" + Echo.of(table) + "'",
+        stub -> stub.moveTablet(request.build()));
+    locations.forget(table);
+    return new TabletMove(table, tabletId, r.getFromServer(), r.getToServer(), r.getUnavailableMs());
+  }
+
+  /** Switches the master's balancer on or off; returns the previous setting. */
+  public boolean setBalancer(boolean on) {
+    boolean before = balancerEnabled();
+    call("switch the balancer " + (on ? "on" : "off"),
+        stub -> stub.balancer(BalancerRequest.newBuilder().setSet(true).setEnabled(on).build()));
+    return before;
+  }
+
+  /** Whether the master's balancer evens out tablets over the servers. */
+  public boolean balancerEnabled() {
+    return call("ask whether the balancer is on", stub -> stub.balancer(BalancerRequest.getDefaultInstance()))
+        .getEnabled();
+  }
+
+  /**
+   * Decommissions a tablet server: it gets no new tablets and its tablets move to the others, so
+   * that it can be stopped once {@link #clusterStatus} shows it without tablets.
+   *
+   * @return the number of tablets it had when the call was answered
+   */
+  public int decommission(String server) {
+    return call("decommission server '" + Echo.of(server) + "'",
+        stub -> stub.decommission(DecommissionRequest.newBuilder().setServerId(server).build())).getTabletsLeft();
+  }
+
+  /** Cancels a decommission: the server takes tablets again (the balancer gives it some). */
+  public void recommission(String server) {
+    call("recommission server '" + Echo.of(server) + "'",
+        stub -> stub.decommission(DecommissionRequest.newBuilder().setServerId(server).setCancel(true).build()));
   }
 
   private TableDescription changeTable(

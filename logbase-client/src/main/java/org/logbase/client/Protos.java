@@ -39,11 +39,13 @@ final class Protos {
     List<ServerInfo> servers = new ArrayList<>();
     for (ServerStatus s : r.getServersList()) {
       ServerLoad l = s.getLoad();
-      servers.add(new ServerInfo(s.getServerId(), s.getAddress(), s.getLive(), s.getTabletsList(), !s.hasLoad() ? null
+      servers.add(new ServerInfo(s.getServerId(), s.getAddress(), s.getLive(), s.getDraining(), s.getTabletsList(),
+          !s.hasLoad() ? null
           : new ServerInfo.Load(l.getStartedMs() == 0 ? null : Instant.ofEpochMilli(l.getStartedMs()), l.getRequests(),
               l.getRequestsPerSecond(), l.getLogFileBytes(), l.getLogBytes(), l.getLocks(), l.getUnknownDecides())));
     }
-    return new ClusterStatus(r.getActiveMaster(), r.getMastersList(), servers, r.getTables());
+    return new ClusterStatus(r.getActiveMaster(), r.getMastersList(), servers, r.getTables(), r.getBalancerEnabled(),
+        r.getMovesInProgressList());
   }
 
   static Row row(RowResult r) {

@@ -10,7 +10,8 @@ import java.util.List;
  * @param load what the server said in its latest heartbeat to the active master; null until the
  *     master has one (a master that just became active gets one within a heartbeat interval)
  */
-public record ServerInfo(String serverId, String address, boolean live, List<String> tablets, Load load) {
+public record ServerInfo(String serverId, String address, boolean live, boolean draining, List<String> tablets,
+    Load load) {
   public ServerInfo {
     tablets = List.copyOf(tablets);
   }

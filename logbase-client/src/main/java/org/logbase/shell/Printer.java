@@ -88,11 +88,16 @@ final class Printer {
         + (standby.isEmpty() ? "" : "; standby: " + String.join(", ", standby)));
     long live = s.servers().stream().filter(ServerInfo::live).count();
     out.println("tables: " + s.tables());
-    out.println("servers: " + s.servers().size() + (live == s.servers().size() ? "" : " (" + live + " live)"));
+    out.println("servers: " + s.servers().size() + (live == s.servers().size() ? "" : " (" + live + " live)")
+        + "; balancer " + (s.balancerEnabled() ? "on" : "off"));
+    for (String move : s.movesInProgress()) {
+      out.println("  moving " + move);
+    }
     for (ServerInfo server : s.servers()) {
       ServerInfo.Load load = server.load();
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %s  %s  %s  tablets=%d",
-          server.serverId(), server.address().isEmpty() ? "-" : server.address(), server.live() ? "live" : "DEAD",
+          server.serverId(), server.address().isEmpty() ? "-" : server.address(),
+          (server.live() ? "live" : "DEAD") + (server.draining() ? " (decommissioning)" : ""),
           server.tablets().size()));
       if (load == null) {
         line.append("  (no heartbeat from it yet)");

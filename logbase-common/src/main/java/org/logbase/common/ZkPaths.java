@@ -71,6 +71,20 @@ public final class ZkPaths {
     return root + "/timestamp-bound";
   }
 
+  /** Tablet servers being decommissioned: a persistent child per server id (its tablets move away). */
+  public String draining() {
+    return root + "/draining";
+  }
+
+  public String draining(String serverId) {
+    return draining() + "/" + serverId;
+  }
+
+  /** Whether the master's balancer runs: "on" or "off" (absent: on). */
+  public String balancer() {
+    return root + "/balancer";
+  }
+
   /** Row write locks when transactions lock in ZooKeeper: {@code <table id>/<row key in hex>} below it. */
   public String locks() {
     return root + "/locks";

@@ -9,14 +9,17 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
-import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -58,7 +61,7 @@ class FailoverTest {
   @Test
   void theTabletsOfAKilledServerAreServedByTheOthersWithEveryAcknowledgedWriteAndItsPreparedTransactionDecided()
       throws Exception {
-    try (LocalCluster cluster = new LocalCluster(dir, 1, 3, true, Map.of("txn.lock.ttl.ms", "2000"));
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 3, true, Map.of("txn.lock.ttl.ms", "5000"));
         LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
         Load load = new Load(cluster)) {
       TableDescription table = createTable(admin);
@@ -70,21 +73,25 @@ class FailoverTest {
       String a = keyIn(victims.get(0), "hung-a");
       String b = keyIn(table.tablets().stream().filter(t -> !t.serverId().equals(victim)).findFirst().orElseThrow(),
           "hung-b");
-      String marker = keyIn(victims.get(0), "hung-marker");
+      String marker = keyIn(victims.get(1), "hung-marker");
       admin.table(TABLE).put(Bytes.utf8(a), Map.of(BankInvariantTest.BALANCE, BankInvariantTest.encode(100)));
       admin.table(TABLE).put(Bytes.utf8(b), Map.of(BankInvariantTest.BALANCE, BankInvariantTest.encode(100)));
-      ChildProcess hung = cluster.start(PrepareAndHang.class, "hung-client", cluster.zkConnect(), TABLE, a, b, marker);
-      hung.await(l -> l.startsWith("PREPARED"), Duration.ofSeconds(60));
-      hung.kill9();
 
       load.start();
       load.awaitAcked(2000);
+      ChildProcess hung = cluster.start(PrepareAndHang.class, "hung-client", cluster.zkConnect(), TABLE, a, b, marker);
+      hung.await(l -> l.startsWith("PREPARED"), Duration.ofSeconds(60));
+      // At once, well inside the lock TTL: the transaction is still prepared in the victim's log.
       cluster.tabletServers.get(victim).kill9();
       long killed = System.nanoTime();
+      hung.kill9();
       long servedMs = awaitAllServedWithout(admin, victim, killed);
       System.out.printf("FAILOVER: the %d tablets of %s were served by the other servers %d ms after kill -9"
           + " (ZooKeeper session timeout %d ms, goal %d ms)%n", victims.size(), victim, servedMs, SESSION_MS,
           SESSION_MS + 5000);
+      Await.until(Duration.ofSeconds(30), "a new owner carried the prepared transaction over into its log",
+          () -> logOf(cluster, "ts1").contains("carried over into this log")
+              || logOf(cluster, "ts3").contains("carried over into this log"));
       long before = load.acked();
       load.awaitAcked(before + 2000);
       load.stopAndCheck(admin);
@@ -96,7 +103,6 @@ class FailoverTest {
       assertNull(admin.table(TABLE).get(Bytes.utf8(marker)), "the transaction whose client died prepared was aborted");
       assertEquals(100, BankInvariantTest.balance(ra), "its rows are as before");
       assertEquals(100, BankInvariantTest.balance(rb), "its rows are as before");
-      assertTrue(cluster.tabletServers.get("ts1").lines().stream().anyMatch(l -> l.contains("TABLETSERVER READY")));
     }
   }
 
@@ -112,52 +118,66 @@ class FailoverTest {
       String address = cluster.tabletServerAddress(victim);
       String probe = keyIn(victims.get(0), "probe");
       admin.table(TABLE).put(Bytes.utf8(probe), Map.of(BankInvariantTest.BALANCE, BankInvariantTest.encode(1)));
-
-      load.start();
-      load.awaitAcked(2000);
-      ChildProcess paused = cluster.tabletServers.get(victim);
-      signal(paused, "STOP");
-      long stoppedAt = System.nanoTime();
-      long servedMs = awaitAllServedWithout(admin, victim, stoppedAt);
-      System.out.printf("FAILOVER: the %d tablets of paused %s were served by the other servers %d ms after SIGSTOP%n",
-          victims.size(), victim, servedMs);
-      // The new owner takes writes the paused server never saw.
-      admin.table(TABLE).put(Bytes.utf8(probe), Map.of(BankInvariantTest.BALANCE, BankInvariantTest.encode(2)));
-      load.awaitAcked(load.acked() + 1000);
-
-      signal(paused, "CONT");
+      TabletRef ref = TabletRef.newBuilder().setTable(TABLE).setTabletId(victims.get(0).tabletId()).build();
+      GetRequest get = GetRequest.newBuilder().setTablet(ref).setKey(ByteString.copyFromUtf8(probe)).build();
+      PutRequest put = PutRequest.newBuilder().setTablet(ref).setKey(ByteString.copyFromUtf8(probe))
+          .addColumns(ColumnValue.newBuilder().setColumn(BankInvariantTest.BALANCE)
+              .setValue(ByteString.copyFrom(BankInvariantTest.encode(3))))
+          .build();
       ManagedChannel ch = NettyChannelBuilder.forTarget(address).usePlaintext().build();
       try {
-        TabletServiceGrpc.TabletServiceBlockingStub stub = TabletServiceGrpc.newBlockingStub(ch)
-            .withDeadlineAfter(30, TimeUnit.SECONDS);
-        TabletRef ref = TabletRef.newBuilder().setTable(TABLE).setTabletId(victims.get(0).tabletId()).build();
+        // The connection is up before the pause, so requests sent during it wait in the socket.
+        TabletServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS).get(get);
+
+        load.start();
+        load.awaitAcked(2000);
+        ChildProcess paused = cluster.tabletServers.get(victim);
+        signal(paused, "STOP");
+        long stoppedAt = System.nanoTime();
+        long servedMs = awaitAllServedWithout(admin, victim, stoppedAt);
+        System.out.printf("FAILOVER: the %d tablets of paused %s were served by the other servers %d ms after"
+            + " SIGSTOP%n", victims.size(), victim, servedMs);
+        // The new owner takes writes the paused server never saw.
+        admin.table(TABLE).put(Bytes.utf8(probe), Map.of(BankInvariantTest.BALANCE, BankInvariantTest.encode(2)));
+        load.awaitAcked(load.acked() + 1000);
+
+        // Sent while it is stopped: the first thing it reads when it wakes, before its ZooKeeper
+        // client can tell it that its session is gone. Its lease must refuse them.
+        TabletServiceGrpc.TabletServiceFutureStub stub = TabletServiceGrpc.newFutureStub(ch)
+            .withDeadlineAfter(60, TimeUnit.SECONDS);
+        var staleRead = stub.get(get);
+        var lateWrite = stub.put(put);
+        signal(paused, "CONT");
         try {
-          var got = stub.get(GetRequest.newBuilder().setTablet(ref).setKey(ByteString.copyFromUtf8(probe)).build());
-          fail("the woken server answered a read with its stale state: " + got);
-        } catch (StatusRuntimeException expected) {
-          System.out.println("FAILOVER: the woken server refused a read: " + expected.getStatus());
+          fail("the woken server answered a read with its stale state: " + staleRead.get());
+        } catch (ExecutionException expected) {
+          System.out.println("FAILOVER: the woken server refused a read: " + expected.getCause().getMessage());
         }
         try {
-          stub.put(PutRequest.newBuilder().setTablet(ref).setKey(ByteString.copyFromUtf8(probe))
-              .addColumns(ColumnValue.newBuilder().setColumn(BankInvariantTest.BALANCE)
-                  .setValue(ByteString.copyFrom(BankInvariantTest.encode(3))))
-              .build());
-          fail("the woken server acknowledged a write");
-        } catch (StatusRuntimeException expected) {
-          System.out.println("FAILOVER: the woken server refused a write: " + expected.getStatus());
+          fail("the woken server acknowledged a write: " + lateWrite.get());
+        } catch (ExecutionException expected) {
+          System.out.println("FAILOVER: the woken server refused a write: " + expected.getCause().getMessage());
         }
+        assertTrue(paused.waitFor(Duration.ofSeconds(60)) != 0, "the woken server stops: its session expired");
       } finally {
         ch.shutdownNow();
       }
-      assertTrue(paused.waitFor(Duration.ofSeconds(60)) != 0, "the woken server stops: its session expired");
       load.stopAndCheck(admin);
       assertEquals(2, BankInvariantTest.balance(admin.table(TABLE).get(Bytes.utf8(probe))),
           "the write taken by the new owner stands");
     }
   }
 
+  private static String logOf(LocalCluster cluster, String process) {
+    try {
+      return Files.readString(cluster.dir.resolve(process + ".log"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** 8 tablets over 3 servers. */
-  private static TableDescription createTable(LogBaseClient admin) {
+  static TableDescription createTable(LogBaseClient admin) {
     byte[][] splits = new byte[7][];
     for (int i = 0; i < splits.length; i++) {
       splits[i] = Bytes.utf8("k" + (i + 1));
@@ -171,7 +191,7 @@ class FailoverTest {
   }
 
   /** A key inside the tablet's range. */
-  private static String keyIn(TabletInfo t, String suffix) {
+  static String keyIn(TabletInfo t, String suffix) {
     return (t.startKey() == null || t.startKey().length == 0 ? "k0" : Bytes.toStringBinary(t.startKey())) + "-" + suffix;
   }
 
@@ -248,6 +268,11 @@ class FailoverTest {
 
     long acked() {
       return acked.size();
+    }
+
+    /** Writes that failed (their outcome unknown) so far. */
+    long failures() {
+      return failures.get();
     }
 
     void awaitAcked(long n) {

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * dropped table that a server still serves is closed.
  *
  * <p>Tablets assigned to a server that is not live are {@link TabletFailover}'s: it moves them to
- * live servers. Both decide under the same lock.
+ * live servers. Both decide under the same lock, as do {@link TabletMoves}: a tablet being moved is
+ * not opened again on the server that closed it.
  */
 final class AssignmentReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(AssignmentReconciler.class);
@@ -27,9 +28,12 @@ final class AssignmentReconciler {
   private final LiveServers liveServers;
   private final TabletCommands commands;
   private final TabletFailover failover;
+  private final TabletMoves moves;
 
-  AssignmentReconciler(TableStore tables, LiveServers liveServers, TabletCommands commands, TabletFailover failover) {
+  AssignmentReconciler(TableStore tables, LiveServers liveServers, TabletCommands commands, TabletFailover failover,
+      TabletMoves moves) {
     this.failover = failover;
+    this.moves = moves;
     this.tables = tables;
     this.liveServers = liveServers;
     this.commands = commands;
@@ -77,7 +81,8 @@ final class AssignmentReconciler {
       existing.add(table.getSpec().getName());
       for (TabletLocation t : table.getTabletsList()) {
         String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
-        if (t.getServerId().equals(serverId) && !served.contains(name)) {
+        // A tablet being moved is closed on its server on purpose: not opened there again.
+        if (t.getServerId().equals(serverId) && !served.contains(name) && !moves.isMoving(name)) {
           missing.add(new TabletCommands.Assignment(table.getSpec(), t.getTablet()));
         }
       }

@@ -3,6 +3,7 @@ package org.logbase.master;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -21,8 +22,15 @@ final class ClusterStatusReport {
   private final LiveServers liveServers;
   private final TableStore tables;
   private final ServerLoads loads;
+  private final DrainingServers draining;
+  private final BalancerSwitch balancer;
+  private final TabletMoves moves;
 
-  ClusterStatusReport(MasterElection election, LiveServers liveServers, TableStore tables, ServerLoads loads) {
+  ClusterStatusReport(MasterElection election, LiveServers liveServers, TableStore tables, ServerLoads loads,
+      DrainingServers draining, BalancerSwitch balancer, TabletMoves moves) {
+    this.draining = draining;
+    this.balancer = balancer;
+    this.moves = moves;
     this.election = election;
     this.liveServers = liveServers;
     this.tables = tables;
@@ -49,7 +57,10 @@ final class ClusterStatusReport {
     ClusterStatusResponse.Builder status = ClusterStatusResponse.newBuilder()
         .setActiveMaster(election.activeMaster().orElse(""))
         .addAllMasters(election.participants())
-        .setTables(all.size());
+        .setTables(all.size())
+        .setBalancerEnabled(balancer.enabled())
+        .addAllMovesInProgress(moves.inProgress());
+    Set<String> drains = draining.read();
     for (String id : serverIds) {
       ServerLoads.Report reported = loads.latest(id).orElse(null);
       String address = live.containsKey(id) ? live.get(id) : reported == null ? "" : reported.address();
@@ -57,6 +68,7 @@ final class ClusterStatusReport {
           .setServerId(id)
           .setAddress(address)
           .setLive(live.containsKey(id))
+          .setDraining(drains.contains(id))
           .addAllTablets(assigned.getOrDefault(id, List.of()));
       if (reported != null) {
         server.setLoad(reported.load()); // else absent: "no heartbeat yet", not zeros

@@ -12,6 +12,12 @@ import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotActiveMasterException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.DecommissionResponse;
+import org.logbase.rpc.DecommissionRequest;
+import org.logbase.rpc.BalancerResponse;
+import org.logbase.rpc.BalancerRequest;
+import org.logbase.rpc.MoveTabletResponse;
+import org.logbase.rpc.MoveTabletRequest;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.ClusterStatusResponse;
 import org.logbase.rpc.CreateTableRequest;
@@ -48,11 +54,13 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   private final TimestampOracle oracle;
   private final Duration tabletCommandDeadline;
   private final Executor blockingCalls;
+  private final ClusterAdmin admin;
 
   /** @param blockingCalls runs calls that must wait and arrived on the network thread */
   MasterRpcService(MasterElection election, TableCatalog catalog, AssignmentReconciler reconciler,
       ServerLoads loads, ClusterStatusReport status, TimestampOracle oracle, Duration tabletCommandDeadline,
-      Executor blockingCalls) {
+      Executor blockingCalls, ClusterAdmin admin) {
+    this.admin = admin;
     this.election = election;
     this.catalog = catalog;
     this.reconciler = reconciler;
@@ -94,6 +102,21 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   @Override
   public void addColumnGroup(AddColumnGroupRequest request, StreamObserver<TableMeta> out) {
     whenActive(out, () -> catalog.addColumnGroup(request, waitForServers()));
+  }
+
+  @Override
+  public void moveTablet(MoveTabletRequest request, StreamObserver<MoveTabletResponse> out) {
+    whenActive(out, () -> admin.move(request));
+  }
+
+  @Override
+  public void balancer(BalancerRequest request, StreamObserver<BalancerResponse> out) {
+    whenActive(out, () -> admin.balancer(request));
+  }
+
+  @Override
+  public void decommission(DecommissionRequest request, StreamObserver<DecommissionResponse> out) {
+    whenActive(out, () -> admin.decommission(request));
   }
 
   @Override

@@ -58,6 +58,9 @@ public final class MasterServer implements AutoCloseable {
   static final long DEFAULT_FAILOVER_STARTUP_GRACE_MS = 30_000;
   /** How often the active master looks for dead tablet servers. */
   static final Duration FAILOVER_SWEEP = Duration.ofMillis(250);
+  /** How often the balancer looks at the cluster (a joining server gets tablets within this). */
+  public static final String BALANCER_INTERVAL_MS = "master.balancer.interval.ms";
+  static final long DEFAULT_BALANCER_INTERVAL_MS = 5000;
 
   private final CuratorFramework zk;
   private final ZkPaths paths;
@@ -70,6 +73,11 @@ public final class MasterServer implements AutoCloseable {
   private final TabletFailover failover;
   private final ScheduledExecutorService sweeper =
       Executors.newSingleThreadScheduledExecutor(Threads.daemon("master-failover"));
+  private final Balancer balancer;
+  private final long balancerIntervalMs;
+  /** Moves take seconds: the balancer has its own thread, so failover sweeps never wait for one. */
+  private final ScheduledExecutorService balancing =
+      Executors.newSingleThreadScheduledExecutor(Threads.daemon("master-balancer"));
   /** Calls that arrived on a network thread and must wait (a timestamp bound renewal). */
   private final ExecutorService blockingCalls = Executors.newCachedThreadPool(Threads.daemon("master-blocking-call"));
   private final PrintStream out;
@@ -90,15 +98,22 @@ public final class MasterServer implements AutoCloseable {
     LiveServers liveServers = new LiveServers(zk, paths);
     TabletCommands commands = new TabletCommands(tabletServers);
     ServerLoads loads = new ServerLoads();
-    failover = new TabletFailover(tables, liveServers, commands,
+    DrainingServers draining = new DrainingServers(zk, paths);
+    BalancerSwitch balancerSwitch = new BalancerSwitch(zk, paths);
+    failover = new TabletFailover(tables, liveServers, draining, commands,
         Duration.ofMillis(config.getLong(FAILOVER_STARTUP_GRACE_MS, DEFAULT_FAILOVER_STARTUP_GRACE_MS)), System::nanoTime);
-    reconciler = new AssignmentReconciler(tables, liveServers, commands, failover);
+    TabletMoves moves = new TabletMoves(tables, liveServers, draining, commands, failover.lock(), TABLET_COMMAND_DEADLINE);
+    reconciler = new AssignmentReconciler(tables, liveServers, commands, failover, moves);
     oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
-        new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, commands, TableLimits.from(config)),
-        reconciler, loads, new ClusterStatusReport(election, liveServers, tables, loads), oracle,
-        TABLET_COMMAND_DEADLINE, blockingCalls);
+        new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, draining, commands,
+            TableLimits.from(config)),
+        reconciler, loads,
+        new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
+        TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves));
+    balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, election::isActive);
+    balancerIntervalMs = config.getLong(BALANCER_INTERVAL_MS, DEFAULT_BALANCER_INTERVAL_MS);
   }
 
   /**
@@ -180,6 +195,8 @@ public final class MasterServer implements AutoCloseable {
     address = host + ":" + grpc.getPort();
     var unused = sweeper.scheduleWithFixedDelay(this::sweep, FAILOVER_SWEEP.toMillis(), FAILOVER_SWEEP.toMillis(),
         TimeUnit.MILLISECONDS);
+    var unused2 = balancing.scheduleWithFixedDelay(this::balance, balancerIntervalMs, balancerIntervalMs,
+        TimeUnit.MILLISECONDS);
     election.start(address);
     LOG.info("master {} serving; joined the election", address);
     println("MASTER READY " + address);
@@ -191,6 +208,17 @@ public final class MasterServer implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("looking for dead tablet servers failed: {}; trying again in {} ms", e.toString(),
           FAILOVER_SWEEP.toMillis());
+    }
+  }
+
+  private void balance() {
+    if (!election.isActive()) {
+      return;
+    }
+    try {
+      balancer.pass();
+    } catch (Exception e) {
+      LOG.warn("balancer pass failed: {}; trying again in {} ms", e.toString(), balancerIntervalMs);
     }
   }
 
@@ -208,6 +236,7 @@ public final class MasterServer implements AutoCloseable {
       return;
     }
     sweeper.shutdownNow();
+    balancing.shutdownNow();
     election.close();
     oracle.close();
     Server server = grpc;

@@ -31,11 +31,13 @@ final class TableCatalog {
   private final TableStore tables;
   private final TableIdCounter tableIds;
   private final LiveServers liveServers;
+  private final DrainingServers draining;
   private final TabletCommands commands;
   private final TableLimits limits;
 
-  TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, TabletCommands commands,
-      TableLimits limits) {
+  TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, DrainingServers draining,
+      TabletCommands commands, TableLimits limits) {
+    this.draining = draining;
     this.tables = tables;
     this.tableIds = tableIds;
     this.liveServers = liveServers;
@@ -65,7 +67,7 @@ final class TableCatalog {
           .asRuntimeException();
     }
     Map<String, Integer> load = TableMetas.tabletsPerServer(tables.all());
-    List<String> owners = TabletPlacement.place(tablets.size(), live.keySet(), load);
+    List<String> owners = TabletPlacement.place(tablets.size(), draining.placeable(live).keySet(), load);
     checkServerLoad(name, owners, load);
     TableMeta.Builder meta = TableMeta.newBuilder()
         .setSpec(spec.toBuilder().setId(tableIds.next()))

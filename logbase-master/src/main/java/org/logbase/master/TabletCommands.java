@@ -120,6 +120,21 @@ final class TabletCommands {
     return CompletableFuture.allOf(closes.toArray(CompletableFuture[]::new));
   }
 
+  /**
+   * Closes a tablet that is to move: unlike the other commands, the future fails when the server
+   * did not close it (it still serves it then, or it closed it and the reconciler opens it there
+   * again: either way the tablet stays where it is).
+   */
+  CompletableFuture<Void> closeToMove(String address, String table, int tabletId) {
+    return clients.closeTablet(address, table, tabletId);
+  }
+
+  /** Opens one moved tablet; the future fails when the server did not open it. */
+  CompletableFuture<Void> openMoved(String address, Assignment a) {
+    return clients.openTablets(address, List.of(OpenTabletRequest.newBuilder().setTable(a.table())
+        .setTablet(a.tablet()).build()));
+  }
+
   /** Closes one tablet on the server at {@code address}. */
   CompletableFuture<Void> close(String serverId, String address, String table, int tabletId) {
     String what = "CloseTablet " + TableMetas.tabletName(table, tabletId) + " on server " + serverId

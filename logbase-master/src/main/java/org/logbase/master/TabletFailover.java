@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Moves the tablets of dead tablet servers to live ones. A server is dead once its ZooKeeper session
  * expired (its ephemeral znode is gone): from then on it answers nothing ({@code ServingLease}), and
  * each new owner fences its log and replays only the tablet's tail from it (the tablet server's
- * {@code StorageEngine.openTablets}). The new owners are the live servers with the fewest tablets.
+ * {@code StorageEngine.openTablets}). The new owners are the live servers with the fewest tablets
+ * (not those being decommissioned, unless every live server is).
  *
  * <p>A server this master saw live and then lost is dead at once. One it never saw live (assigned
  * tablets when this master became active, but not registered) may be starting: it is given {@code
@@ -38,6 +39,7 @@ final class TabletFailover {
   private final TableStore tables;
   private final LiveServers liveServers;
   private final TabletCommands commands;
+  private final DrainingServers draining;
   private final Duration startupGrace;
   private final LongSupplier nanos;
   private final Object lock = new Object();
@@ -47,8 +49,9 @@ final class TabletFailover {
   private long activatedAt;
   private boolean active;
 
-  TabletFailover(TableStore tables, LiveServers liveServers, TabletCommands commands, Duration startupGrace,
-      LongSupplier nanos) {
+  TabletFailover(TableStore tables, LiveServers liveServers, DrainingServers draining, TabletCommands commands,
+      Duration startupGrace, LongSupplier nanos) {
+    this.draining = draining;
     this.tables = tables;
     this.liveServers = liveServers;
     this.commands = commands;
@@ -117,9 +120,10 @@ final class TabletFailover {
         LOG.warn("servers {} are dead and no tablet server is live: their {} tablets wait for one", dead, orphans.size());
         return 0;
       }
+      Map<String, String> targets = draining.placeable(live);
       Map<String, Integer> load = TableMetas.tabletsPerServer(all);
-      load.keySet().retainAll(live.keySet());
-      List<String> owners = TabletPlacement.place(orphans.size(), live.keySet(), load);
+      load.keySet().retainAll(targets.keySet());
+      List<String> owners = TabletPlacement.place(orphans.size(), targets.keySet(), load);
       Map<TabletName, Move> plan = new HashMap<>();
       for (int i = 0; i < orphans.size(); i++) {
         plan.put(orphans.get(i), new Move(from.get(i), owners.get(i)));

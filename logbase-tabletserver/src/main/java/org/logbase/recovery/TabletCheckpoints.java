@@ -171,9 +171,14 @@ public final class TabletCheckpoints {
     return groups;
   }
 
-  /** Whether the tablet has a checkpoint yet. */
+  /**
+   * Whether the tablet has a checkpoint with index files yet (the origin edit of {@link
+   * #recordOrigin} names a log but no indexes: the tablet still wants its first real checkpoint, so
+   * that a restart or a takeover does not replay its log from the start).
+   */
   public boolean hasCheckpoint(TabletDescriptor d) throws IOException {
-    return manifests.log(d.id(), LOG::warn).current().newest() != null;
+    CheckpointEdit newest = manifests.log(d.id(), LOG::warn).current().newest();
+    return newest != null && newest.getGroupsCount() > 0;
   }
 
   /**

@@ -38,10 +38,18 @@ public final class Tablet {
   private final RecordStore store;
   private final TimestampSource clock;
   private final TabletLimits limits;
+  private final WriteGate gate;
 
   /** @param groups group indexes by column-group id (array index = id; ids without a group are null) */
   public Tablet(
       TabletDescriptor descriptor, GroupIndex[] groups, RecordStore store, TimestampSource clock, TabletLimits limits) {
+    this(descriptor, groups, store, clock, limits, new WriteGate());
+  }
+
+  /** A tablet that keeps {@code gate}: the same tablet as before with a changed schema. */
+  public Tablet(TabletDescriptor descriptor, GroupIndex[] groups, RecordStore store, TimestampSource clock,
+      TabletLimits limits, WriteGate gate) {
+    this.gate = gate;
     this.descriptor = descriptor;
     this.schema = descriptor.schema();
     this.groups = groups.clone();
@@ -52,6 +60,11 @@ public final class Tablet {
 
   public TabletDescriptor descriptor() {
     return descriptor;
+  }
+
+  /** Whether this tablet still takes writes here (see {@link WriteGate}). */
+  public WriteGate gate() {
+    return gate;
   }
 
   /**

@@ -425,7 +425,8 @@ public final class StorageEngine implements Closeable {
       // A new group has no records anywhere yet: its index starts empty.
       grown[g.id()] = new GroupIndex(d, g, BLinkTree.builder().build(), 0);
     }
-    registry.putAll(List.of(new TabletRegistry.Entry(new Tablet(d, grown, store, clock, limits), grown)));
+    registry.putAll(List.of(new TabletRegistry.Entry(
+        new Tablet(d, grown, store, clock, limits, current.tablet().gate()), grown)));
     LOG.info("tablet {} gained column groups {}", d, added);
   }
 

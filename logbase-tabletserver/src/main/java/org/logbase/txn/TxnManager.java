@@ -30,6 +30,8 @@ import org.logbase.log.LogRecord;
 import org.logbase.tablet.PreparedRecords;
 import org.logbase.tablet.RecordStore;
 import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tablet.WriteGate;
 import org.logbase.tablet.TimestampSource;
 import org.logbase.tabletserver.StorageEngine;
 import org.slf4j.Logger;
@@ -151,6 +153,7 @@ public final class TxnManager implements AutoCloseable {
     TxnLock owner = TxnLock.blind();
     acquireWaiting(rows, owner, refuseIfPrepared);
     try {
+      admit(writes);
       long first = clock.nextRange(writes.size());
       long[] ts = new long[writes.size()];
       List<LogRecord> records = new ArrayList<>();
@@ -200,6 +203,7 @@ public final class TxnManager implements AutoCloseable {
     TxnLock owner = TxnLock.of(startTs, null, null, false);
     lockOrConflict(rows, owner);
     try {
+      admit(writes);
       validate(startTs, writes);
       long commitTs = clock.next();
       List<LogRecord> records = new ArrayList<>();
@@ -230,6 +234,7 @@ public final class TxnManager implements AutoCloseable {
     lockOrConflict(rows, owner);
     Prepared p = new Prepared(startTs, owner, rows);
     try {
+      admit(writes);
       validate(startTs, writes);
       List<LogRecord> records = new ArrayList<>();
       for (RowWrite w : writes) {
@@ -451,7 +456,46 @@ public final class TxnManager implements AutoCloseable {
         r.txnId(), rows.size(), r.prepare().primaryTable(), Bytes.toStringBinary(r.prepare().key()));
   }
 
+  // ------------------------------------------------------------------ closing a tablet
+
+  /**
+   * Stops {@code t} taking writes and waits until every write, commit and prepared transaction that
+   * holds a row of it has finished (is durable and applied, or decided), so that nothing more is
+   * appended for it here: what its next server replays from this log is then complete. A prepared
+   * transaction holds its rows until its primary decides; one in doubt is resolved through its
+   * primary on the way, as readers do.
+   *
+   * @throws RowLockedException if rows are still held after {@code maxMs}; the tablet then takes
+   *     writes again
+   */
+  public void closeForWrites(Tablet t, String why, long maxMs) {
+    TabletDescriptor d = t.descriptor();
+    t.gate().close(why);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMs);
+    try {
+      List<TxnLock> held;
+      while (!(held = locks.heldIn(d.schema().id(), d.startKey(), d.endKey())).isEmpty()) {
+        waitFor(held.get(0), deadline);
+      }
+    } catch (LogBaseException e) {
+      t.gate().reopen();
+      throw new RowLockedException("tablet " + d + " cannot be closed now: rows of it are held by writes or"
+          + " transactions in progress (" + e.getMessage() + ")");
+    }
+  }
+
   // ------------------------------------------------------------------ helpers
+
+  /** Refuses writes to a tablet that is closing (called with the rows locked: see {@link WriteGate}). */
+  private static void admit(List<RowWrite> writes) {
+    Tablet last = null;
+    for (RowWrite w : writes) {
+      if (w.tablet() != last) {
+        last = w.tablet();
+        last.gate().check(last.descriptor());
+      }
+    }
+  }
 
   private void lockOrConflict(List<LockKey> rows, TxnLock owner) {
     for (int attempt = 0; ; attempt++) {

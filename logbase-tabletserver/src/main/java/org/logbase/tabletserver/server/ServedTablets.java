@@ -73,6 +73,11 @@ final class ServedTablets implements AutoCloseable {
     return opener.open(ds);
   }
 
+  /** The served tablet with these names, or null. */
+  Tablet findServed(String table, int tabletId) {
+    return engine.registry().snapshot().find(table, tabletId);
+  }
+
   void close(String table, int tabletId) throws IOException {
     Tablet t = engine.registry().snapshot().find(table, tabletId);
     if (t != null) {

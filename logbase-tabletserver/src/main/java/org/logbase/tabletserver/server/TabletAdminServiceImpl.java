@@ -9,6 +9,8 @@ import org.logbase.rpc.OpenTabletResponse;
 import org.logbase.rpc.OpenTabletsRequest;
 import org.logbase.rpc.OpenTabletsResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
+import org.logbase.tablet.Tablet;
+import org.logbase.txn.TxnManager;
 
 /**
  * The master's calls: open tablets (recovering them from checkpoints and the log, many in one pass)
@@ -16,11 +18,16 @@ import org.logbase.rpc.TabletAdminServiceGrpc;
  */
 final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminServiceImplBase {
   private final ServedTablets tablets;
+  private final TxnManager txns;
   private final Calls calls;
+  private final long drainMs;
 
-  TabletAdminServiceImpl(ServedTablets tablets, Calls calls) {
+  /** @param drainMs how long a close waits for the tablet's writes and transactions in progress */
+  TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs) {
     this.tablets = tablets;
+    this.txns = txns;
     this.calls = calls;
+    this.drainMs = drainMs;
   }
 
   @Override
@@ -36,6 +43,12 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   @Override
   public void closeTablet(CloseTabletRequest req, StreamObserver<CloseTabletResponse> out) {
     calls.unary(out, () -> {
+      Tablet t = tablets.findServed(req.getTable(), req.getTabletId());
+      if (t == null) {
+        return CloseTabletResponse.getDefaultInstance();
+      }
+      // No write appends for it after the close's checkpoint: the next server replays from there.
+      txns.closeForWrites(t, "it is being closed (moved, split or dropped)", drainMs);
       tablets.close(req.getTable(), req.getTabletId());
       return CloseTabletResponse.getDefaultInstance();
     });

@@ -44,6 +44,12 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TabletServer.class);
   /** Interval of heartbeats to the active master. */
   public static final String HEARTBEAT_MS = "tabletserver.heartbeat.interval.ms";
+  /**
+   * How long closing a tablet (to move, split or drop it) waits for the writes and transactions in
+   * progress on its rows before it gives up and the tablet goes on serving here.
+   */
+  public static final String CLOSE_DRAIN_MS = "tabletserver.close.drain.ms";
+  static final long DEFAULT_CLOSE_DRAIN_MS = 10_000;
 
   @Option(names = "--id", required = true, description = "Stable id of this server; its log lives under <fs root>/servers/<id>.")
   String id;
@@ -159,6 +165,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     engine = StorageEngine.open(EngineOptions.of(serverRoot, config, List.of())
         .withShared(URI.create(root.replaceAll("/+$", ""))).withClock(oracle)
         .withFileIds(lease.guard(new ZooKeeperFileIds(zk, paths.fileIds())))
+        .withFileSystem(fs -> new LeasedFileSystem(fs, lease))
         .withOtherLogs(new DeadServerLogs(zk, paths)));
     tablets = new ServedTablets(engine);
     Calls calls = new Calls(() -> {
@@ -176,7 +183,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
         .addService(service)
-        .addService(new TabletAdminServiceImpl(tablets, calls))
+        .addService(new TabletAdminServiceImpl(tablets, txns, calls, config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS)))
         .build();
     rpc.start(); // assigned first, so that close() shuts it down if binding fails
     String address = host + ":" + rpc.getPort();

@@ -1,0 +1,28 @@
+package org.logbase.shell;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "decommission", description = {
+    "Drains a tablet server: it gets no new tablets and its tablets move to the other servers, so",
+    "that it can be stopped once 'status' shows it with tablets=0. --cancel takes it back."})
+final class DecommissionCommand extends ShellCommand {
+  @Parameters(index = "0", paramLabel = "SERVER", description = "the server's id (as status shows it)")
+  String server;
+
+  @Option(names = "--cancel", description = "the server takes tablets again (recommission)")
+  boolean cancel;
+
+  @Override
+  void run() {
+    if (cancel) {
+      client().admin().recommission(server);
+      printer().line("server " + server + " takes tablets again; the balancer gives it some");
+      return;
+    }
+    int left = client().admin().decommission(server);
+    printer().line("server " + server + " is being decommissioned: its " + left + " tablets move to other servers"
+        + " ('status' shows the count going down; stop it at tablets=0)");
+  }
+}

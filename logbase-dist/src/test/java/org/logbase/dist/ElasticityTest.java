@@ -1,0 +1,195 @@
+package org.logbase.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.client.ClusterStatus;
+import org.logbase.client.LogBaseClient;
+import org.logbase.client.TableDescription;
+import org.logbase.client.TabletInfo;
+import org.logbase.client.TabletMove;
+import org.logbase.common.Bytes;
+import org.logbase.common.LogBaseException;
+import org.logbase.rpc.GetRequest;
+import org.logbase.rpc.TabletRef;
+import org.logbase.rpc.TabletServiceGrpc;
+import org.logbase.testing.Await;
+import org.logbase.testing.ChildProcess;
+
+/**
+ * Tablets that move while clients write (issue #11), as separate processes on HDFS: an operator's
+ * move, a server that joins and gets tablets from the balancer, a server decommissioned and drained
+ * (the clients see retries only, no failed operation); and moves whose source or target is killed
+ * with kill -9 at a random moment (no acknowledged write lost, every tablet served by exactly one
+ * server afterwards).
+ */
+class ElasticityTest {
+  static final String TABLE = FailoverTest.TABLE;
+
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
+
+  @Test
+  void aMoveAJoiningServerAndADecommissionUnderLoadFailNoOperationAndLoseNoWrite() throws Exception {
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 3, true, Map.of("master.balancer.interval.ms", "1000"));
+        LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
+        FailoverTest.Load load = new FailoverTest.Load(cluster)) {
+      TableDescription table = createTable(admin);
+      assertTrue(admin.admin().setBalancer(false), "the balancer is on by default");
+      load.start();
+      load.awaitAcked(1000);
+
+      // An operator's move (with the balancer off, so that it does not move the tablet back).
+      TabletInfo t = table.tablets().stream().filter(x -> x.serverId().equals("ts1")).findFirst().orElseThrow();
+      TabletMove m = admin.admin().moveTablet(TABLE, t.tabletId(), "ts2");
+      System.out.printf("ELASTIC: moved tablet %d from %s to %s: no writes taken for %d ms%n", m.tabletId(),
+          m.fromServer(), m.toServer(), m.unavailableMs());
+      assertEquals("ts2", serverOf(admin, t.tabletId()));
+      assertServedByExactlyOne(cluster, List.of("ts1", "ts2", "ts3"), t);
+      load.awaitAcked(load.acked() + 1000);
+
+      // A server joins: the balancer gives it tablets.
+      admin.admin().setBalancer(true);
+      cluster.startTabletServer("ts4").await(l -> l.startsWith("TABLETSERVER READY"), LocalCluster.START);
+      long joined = System.nanoTime();
+      Await.until(Duration.ofSeconds(90), "ts4 serves 2 tablets", () -> tabletsOf(admin, "ts4") >= 2);
+      System.out.printf("ELASTIC: the joining server ts4 had 2 tablets %d ms after it was ready%n",
+          (System.nanoTime() - joined) / 1_000_000);
+      load.awaitAcked(load.acked() + 1000);
+
+      // A server is decommissioned: its tablets leave, then it can be stopped.
+      int had = admin.admin().decommission("ts1");
+      long drained = System.nanoTime();
+      Await.until(Duration.ofSeconds(90), "ts1 drained", () -> tabletsOf(admin, "ts1") == 0);
+      System.out.printf("ELASTIC: ts1 drained of its %d tablets in %d ms%n", had, (System.nanoTime() - drained) / 1_000_000);
+      ClusterStatus status = admin.admin().clusterStatus();
+      assertTrue(status.servers().stream().anyMatch(s -> s.serverId().equals("ts1") && s.draining()),
+          "status shows ts1 decommissioning: " + status);
+      load.awaitAcked(load.acked() + 1000);
+      cluster.tabletServers.get("ts1").kill9();
+      load.awaitAcked(load.acked() + 1000);
+
+      load.stopAndCheck(admin);
+      assertEquals(0, load.failures(), "clients saw retries only, no failed operation");
+      for (TabletInfo x : admin.admin().describeTable(TABLE).tablets()) {
+        assertServedByExactlyOne(cluster, List.of("ts2", "ts3", "ts4"), x);
+      }
+    }
+  }
+
+  @Test
+  void aMoveWhoseSourceOrTargetIsKilledLosesNoAcknowledgedWriteAndEndsServedByExactlyOneServer() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    System.out.println("ELASTIC: seed " + seed);
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 4, true, Map.of("master.balancer.interval.ms", "600000"));
+        LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
+        FailoverTest.Load load = new FailoverTest.Load(cluster)) {
+      TableDescription table = createTable(admin);
+      admin.admin().setBalancer(false);
+      load.start();
+      load.awaitAcked(1000);
+
+      // The source dies during the move.
+      int first = table.tablets().stream().filter(x -> x.serverId().equals("ts1")).findFirst().orElseThrow().tabletId();
+      killDuringMove(cluster, admin, first, "ts1", "ts2", "ts1", random.nextInt(400));
+      load.awaitAcked(load.acked() + 1000);
+
+      // The target dies during the move.
+      int second = admin.admin().describeTable(TABLE).tablets().stream().filter(x -> x.serverId().equals("ts2"))
+          .findFirst().orElseThrow().tabletId();
+      killDuringMove(cluster, admin, second, "ts2", "ts3", "ts3", random.nextInt(400));
+      load.awaitAcked(load.acked() + 1000);
+
+      load.stopAndCheck(admin);
+      for (TabletInfo x : admin.admin().describeTable(TABLE).tablets()) {
+        assertServedByExactlyOne(cluster, List.of("ts2", "ts4"), x);
+      }
+    }
+  }
+
+  /** Starts moving {@code tablet} from {@code from} to {@code to}, kills {@code victim} after {@code delayMs}. */
+  private static void killDuringMove(LocalCluster cluster, LogBaseClient admin, int tablet, String from, String to,
+      String victim, int delayMs) throws Exception {
+    CompletableFuture<String> move = CompletableFuture.supplyAsync(() -> {
+      try {
+        TabletMove m = admin.admin().moveTablet(TABLE, tablet, to);
+        return "moved in " + m.unavailableMs() + " ms";
+      } catch (LogBaseException e) {
+        return "failed: " + e.getMessage();
+      }
+    });
+    TimeUnit.MILLISECONDS.sleep(delayMs); // the random moment of the kill: not synchronisation
+    cluster.tabletServers.get(victim).kill9();
+    System.out.printf("ELASTIC: moving tablet %d from %s to %s, killed %s after %d ms: the move %s%n", tablet, from,
+        to, victim, delayMs, move.get(2, TimeUnit.MINUTES));
+    Await.until(Duration.ofSeconds(90), "every tablet on a live server other than " + victim, () -> {
+      for (TabletInfo t : admin.admin().describeTable(TABLE).tablets()) {
+        if (t.serverId().equals(victim) || !t.hasServer()) {
+          return false;
+        }
+        try {
+          admin.table(TABLE).get(Bytes.utf8(keyIn(t)));
+        } catch (LogBaseException e) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Asks every listed server directly for a row of the tablet: exactly one may answer (the others
+   * say they do not serve it).
+   */
+  private static void assertServedByExactlyOne(LocalCluster cluster, List<String> servers, TabletInfo tablet) {
+    int tabletId = tablet.tabletId();
+    List<String> serving = new ArrayList<>();
+    for (String s : servers) {
+      ManagedChannel ch = NettyChannelBuilder.forTarget(cluster.tabletServerAddress(s)).usePlaintext().build();
+      try {
+        TabletServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS).get(GetRequest.newBuilder()
+            .setTablet(TabletRef.newBuilder().setTable(TABLE).setTabletId(tabletId))
+            .setKey(ByteString.copyFromUtf8(keyIn(tablet))).build());
+        serving.add(s);
+      } catch (StatusRuntimeException e) {
+        // Not served there.
+      } finally {
+        ch.shutdownNow();
+      }
+    }
+    assertEquals(1, serving.size(), "servers serving tablet " + tabletId + ": " + serving);
+  }
+
+  private static String serverOf(LogBaseClient admin, int tabletId) {
+    return admin.admin().describeTable(TABLE).tablets().stream().filter(t -> t.tabletId() == tabletId)
+        .findFirst().orElseThrow().serverId();
+  }
+
+  private static int tabletsOf(LogBaseClient admin, String server) {
+    return admin.admin().clusterStatus().servers().stream().filter(s -> s.serverId().equals(server))
+        .mapToInt(s -> s.tablets().size()).findFirst().orElse(0);
+  }
+
+  private static String keyIn(TabletInfo t) {
+    return FailoverTest.keyIn(t, "served");
+  }
+
+  private static TableDescription createTable(LogBaseClient admin) {
+    return FailoverTest.createTable(admin);
+  }
+}
