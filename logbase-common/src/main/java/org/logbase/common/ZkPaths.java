@@ -80,6 +80,15 @@ public final class ZkPaths {
     return draining() + "/" + serverId;
   }
 
+  /**
+   * The master epoch: every master that becomes active writes it, and its version afterwards is that
+   * master's epoch. Metadata writes check it (a deposed master's fail); commands to tablet servers
+   * carry it (a server refuses one older than the newest it has seen).
+   */
+  public String masterEpoch() {
+    return root + "/master-epoch";
+  }
+
   /** Whether the master's balancer runs: "on" or "off" (absent: on). */
   public String balancer() {
     return root + "/balancer";

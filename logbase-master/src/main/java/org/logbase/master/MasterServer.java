@@ -71,6 +71,7 @@ public final class MasterServer implements AutoCloseable {
   private final AssignmentReconciler reconciler;
   private final TimestampOracle oracle;
   private final TabletFailover failover;
+  private final MasterEpoch epoch;
   private final ScheduledExecutorService sweeper =
       Executors.newSingleThreadScheduledExecutor(Threads.daemon("master-failover"));
   private final Balancer balancer;
@@ -93,8 +94,9 @@ public final class MasterServer implements AutoCloseable {
     paths = ZkPaths.from(config);
     maxMessageBytes = Math.toIntExact(config.getBytes(
         ClusterConfig.RPC_MAX_MESSAGE_BYTES, ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES));
-    tabletServers = new TabletServerClients(maxMessageBytes, TABLET_COMMAND_DEADLINE);
-    TableStore tables = new TableStore(zk, paths);
+    epoch = new MasterEpoch(zk, paths);
+    tabletServers = new TabletServerClients(maxMessageBytes, TABLET_COMMAND_DEADLINE, epoch::current);
+    TableStore tables = new TableStore(zk, paths, epoch);
     LiveServers liveServers = new LiveServers(zk, paths);
     TabletCommands commands = new TabletCommands(tabletServers);
     ServerLoads loads = new ServerLoads();
@@ -270,6 +272,8 @@ public final class MasterServer implements AutoCloseable {
   private final class RoleChanges implements MasterElection.Listener {
     @Override
     public void activating() throws Exception {
+      // First: from now on the metadata writes and commands of any earlier master are refused.
+      epoch.activate(address);
       // Before answering as active: the oracle must have persisted a bound above the old master's.
       oracle.activate();
       failover.activated();
@@ -284,6 +288,7 @@ public final class MasterServer implements AutoCloseable {
     @Override
     public void deactivated() {
       failover.deactivated();
+      epoch.deactivate();
       oracle.deactivate();
     }
 

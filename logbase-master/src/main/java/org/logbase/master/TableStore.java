@@ -20,8 +20,8 @@ import org.logbase.rpc.TableMeta;
 
 /**
  * Table metadata in ZooKeeper: one persistent znode per table holding its {@link TableMeta}. Every
- * change is a compare-and-set on the znode's version, so two masters (an old one that has not yet
- * noticed it lost its session, and the new one) can never overwrite each other's updates.
+ * change is a compare-and-set on the znode's version, in one ZooKeeper transaction with a check of
+ * the {@link MasterEpoch}: an old master that has not yet noticed it lost its role changes nothing.
  *
  * <p>Addresses are not stored: a tablet names the server id it is assigned to, and readers fill in
  * the server's current address (see {@link TableMetas#withAddresses}).
@@ -32,10 +32,13 @@ final class TableStore {
 
   private final CuratorFramework zk;
   private final ZkPaths paths;
+  private final MasterEpoch epoch;
 
-  TableStore(CuratorFramework zk, ZkPaths paths) {
+  /** @param epoch every write also checks that this master is still the active one */
+  TableStore(CuratorFramework zk, ZkPaths paths, MasterEpoch epoch) {
     this.zk = zk;
     this.paths = paths;
+    this.epoch = epoch;
   }
 
   /** The table, or empty when it does not exist. */
@@ -85,8 +88,7 @@ final class TableStore {
   void create(TableMeta meta) throws Exception {
     String name = meta.getSpec().getName();
     try {
-      zk.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
-          .forPath(pathOf(name), meta.toByteArray());
+      epoch.commit(zk.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(pathOf(name), meta.toByteArray()));
     } catch (KeeperException.NodeExistsException e) {
       throw new TableExistsException("table '" + name + "' exists already");
     }
@@ -102,7 +104,7 @@ final class TableStore {
       Versioned current = get(name);
       TableMeta updated = change.apply(current.meta());
       try {
-        zk.setData().withVersion(current.version()).forPath(pathOf(name), updated.toByteArray());
+        epoch.commit(zk.transactionOp().setData().withVersion(current.version()).forPath(pathOf(name), updated.toByteArray()));
         return updated;
       } catch (KeeperException.BadVersionException raced) {
         // Another update won; retry on top of it.
@@ -118,7 +120,7 @@ final class TableStore {
       Versioned current = get(name);
       try {
         // Versioned, so that the metadata returned (whose tablets get closed) is what was deleted.
-        zk.delete().withVersion(current.version()).forPath(pathOf(name));
+        epoch.commit(zk.transactionOp().delete().withVersion(current.version()).forPath(pathOf(name)));
         return current.meta();
       } catch (KeeperException.BadVersionException raced) {
         // Changed meanwhile: delete the newer version.

@@ -4,6 +4,7 @@ import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,11 +25,14 @@ import org.logbase.rpc.TabletAdminServiceGrpc.TabletAdminServiceStub;
 final class TabletServerClients implements AutoCloseable {
   private final ChannelPool channels;
   private final Duration deadline;
+  private final LongSupplier epoch;
   private volatile boolean closed;
 
-  TabletServerClients(int maxMessageBytes, Duration deadline) {
+  /** @param epoch this master's epoch, sent with every command ({@link MasterEpoch}) */
+  TabletServerClients(int maxMessageBytes, Duration deadline, LongSupplier epoch) {
     this.channels = new ChannelPool(maxMessageBytes);
     this.deadline = deadline;
+    this.epoch = epoch;
   }
 
   /**
@@ -36,13 +40,15 @@ final class TabletServerClients implements AutoCloseable {
    * pass over its log.
    */
   CompletableFuture<Void> openTablets(String address, List<OpenTabletRequest> tablets) {
-    OpenTabletsRequest request = OpenTabletsRequest.newBuilder().addAllTablets(tablets).build();
+    OpenTabletsRequest request = OpenTabletsRequest.newBuilder().addAllTablets(tablets)
+        .setMasterEpoch(epoch.getAsLong()).build();
     return this.<OpenTabletsResponse>call(address, (stub, done) -> stub.openTablets(request, done));
   }
 
   /** Asks the server at {@code address} to stop serving a tablet. */
   CompletableFuture<Void> closeTablet(String address, String table, int tabletId) {
-    CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTabletId(tabletId).build();
+    CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTabletId(tabletId)
+        .setMasterEpoch(epoch.getAsLong()).build();
     return this.<CloseTabletResponse>call(address, (stub, done) -> stub.closeTablet(request, done));
   }
 

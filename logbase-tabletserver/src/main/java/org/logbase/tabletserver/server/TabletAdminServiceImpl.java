@@ -21,6 +21,7 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   private final TxnManager txns;
   private final Calls calls;
   private final long drainMs;
+  private final MasterEpochFence epochs = new MasterEpochFence();
 
   /** @param drainMs how long a close waits for the tablet's writes and transactions in progress */
   TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs) {
@@ -37,12 +38,16 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
 
   @Override
   public void openTablets(OpenTabletsRequest req, StreamObserver<OpenTabletsResponse> out) {
-    calls.async(out, () -> tablets.open(req.getTabletsList()).thenApply(v -> OpenTabletsResponse.getDefaultInstance()));
+    calls.async(out, () -> {
+      epochs.admit(req.getMasterEpoch(), "opening " + req.getTabletsCount() + " tablets");
+      return tablets.open(req.getTabletsList()).thenApply(v -> OpenTabletsResponse.getDefaultInstance());
+    });
   }
 
   @Override
   public void closeTablet(CloseTabletRequest req, StreamObserver<CloseTabletResponse> out) {
     calls.unary(out, () -> {
+      epochs.admit(req.getMasterEpoch(), "closing tablet " + req.getTabletId() + " of " + req.getTable());
       Tablet t = tablets.findServed(req.getTable(), req.getTabletId());
       if (t == null) {
         return CloseTabletResponse.getDefaultInstance();
