@@ -11,6 +11,8 @@ import org.logbase.common.TableNotFoundException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.SplitRequest;
+import org.logbase.rpc.SplitResponse;
 import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.BalancerRequest;
 import org.logbase.rpc.MoveTabletResponse;
@@ -129,6 +131,23 @@ public final class Admin {
         stub -> stub.moveTablet(request.build()));
     locations.forget(table);
     return new TabletMove(table, tabletId, r.getFromServer(), r.getToServer(), r.getUnavailableMs());
+  }
+
+  /**
+   * Splits a tablet in two at {@code key} (null: about the middle of its rows) on the server that
+   * serves it; no data is copied. Returns once the daughters are assigned (they serve moments later;
+   * clients wait for them like for a move).
+   */
+  public TabletSplit splitTablet(String table, int tabletId, byte[] key) {
+    SplitRequest.Builder request = SplitRequest.newBuilder().setTable(table).setTabletId(tabletId);
+    if (key != null) {
+      request.setSplitKey(ByteString.copyFrom(key));
+    }
+    SplitResponse r = call("split tablet " + tabletId + " of table '" + Echo.of(table) + "'",
+        stub -> stub.splitTablet(request.build()));
+    locations.forget(table);
+    return new TabletSplit(table, tabletId, r.getLeftId(), r.getRightId(), r.getSplitKey().toByteArray(),
+        r.getServerId());
   }
 
   /** Switches the master's balancer on or off; returns the previous setting. */

@@ -13,7 +13,7 @@ import picocli.CommandLine.HelpCommand;
       CreateCommand.class, AlterCommand.class, DescribeCommand.class, ListCommand.class, ExistsCommand.class,
       TruncateCommand.class, DropCommand.class, EnableCommand.class, PutCommand.class, GetCommand.class,
       ScanCommand.class, CountCommand.class, DeleteCommand.class, BeginCommand.class, CommitCommand.class,
-      AbortCommand.class, StatusCommand.class, MoveCommand.class, BalancerCommand.class,
+      AbortCommand.class, StatusCommand.class, MoveCommand.class, SplitCommand.class, BalancerCommand.class,
       DecommissionCommand.class, VersionCommand.class, HelpCommand.class, ExitCommand.class
     })
 final class Commands implements Runnable {

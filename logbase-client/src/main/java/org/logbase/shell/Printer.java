@@ -116,6 +116,11 @@ final class Printer {
     }
   }
 
+  /** Bytes as the shell prints them (text when printable, escaped otherwise). */
+  String bytes(byte[] b) {
+    return bytes.format(b);
+  }
+
   private String bound(byte[] key, String unbounded) {
     return key.length == 0 ? unbounded : bytes.format(key);
   }

@@ -23,6 +23,7 @@ import org.logbase.client.LogBaseClient;
 import org.logbase.client.TableDescription;
 import org.logbase.client.TabletInfo;
 import org.logbase.client.TabletMove;
+import org.logbase.client.TabletSplit;
 import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
 import org.logbase.rpc.GetRequest;
@@ -120,6 +121,81 @@ class ElasticityTest {
         assertServedByExactlyOne(cluster, List.of("ts2", "ts4"), x);
       }
     }
+  }
+
+  @Test
+  void splitsUnderLoadOneOfThemCutShortByKill9LoseNoWriteAndEndWithTheDaughtersServed() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    System.out.println("ELASTIC: seed " + seed);
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 3, true, Map.of("master.balancer.interval.ms", "1000"));
+        LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
+        FailoverTest.Load load = new FailoverTest.Load(cluster)) {
+      TableDescription table = createTable(admin);
+      admin.admin().setBalancer(false);
+      load.start();
+      load.awaitAcked(2000);
+
+      // At a key, then at the middle.
+      TabletInfo k3 = tabletHolding(table, "k3-x");
+      TabletSplit atKey = admin.admin().splitTablet(TABLE, k3.tabletId(), Bytes.utf8("k3-w2"));
+      assertEquals("k3-w2", Bytes.toStringBinary(atKey.key()));
+      TabletInfo k5 = tabletHolding(table, "k5-x");
+      TabletSplit atMiddle = admin.admin().splitTablet(TABLE, k5.tabletId(), null);
+      System.out.printf("ELASTIC: split tablet %d at k3-w2 into %d and %d; tablet %d at its middle %s into %d and %d%n",
+          k3.tabletId(), atKey.leftId(), atKey.rightId(), k5.tabletId(), Bytes.toStringBinary(atMiddle.key()),
+          atMiddle.leftId(), atMiddle.rightId());
+      TableDescription after = admin.admin().describeTable(TABLE);
+      assertEquals(10, after.tablets().size(), "two tablets became four: " + after.tablets());
+      for (TabletInfo t : after.tablets()) {
+        assertServedByExactlyOne(cluster, List.of("ts1", "ts2", "ts3"), t);
+      }
+      load.awaitAcked(load.acked() + 1000);
+
+      // The server dies in the middle of a split: failover gives the tablet, split pending, to
+      // another server, and the master finishes the split there.
+      String victim = "ts2";
+      TabletInfo onVictim = after.tablets().stream().filter(t -> t.serverId().equals(victim)).findFirst().orElseThrow();
+      int delayMs = random.nextInt(300);
+      CompletableFuture<String> split = CompletableFuture.supplyAsync(() -> {
+        try {
+          TabletSplit x = admin.admin().splitTablet(TABLE, onVictim.tabletId(), null);
+          return "split into " + x.leftId() + " and " + x.rightId();
+        } catch (LogBaseException e) {
+          return "failed: " + e.getMessage();
+        }
+      });
+      TimeUnit.MILLISECONDS.sleep(delayMs); // the random moment of the kill: not synchronisation
+      cluster.tabletServers.get(victim).kill9();
+      System.out.printf("ELASTIC: splitting tablet %d, killed %s after %d ms: %s%n", onVictim.tabletId(), victim, delayMs,
+          split.get(2, TimeUnit.MINUTES));
+      Await.until(Duration.ofSeconds(120), "tablet " + onVictim.tabletId() + " split and every tablet served", () -> {
+        TableDescription now = admin.admin().describeTable(TABLE);
+        if (now.tablets().size() != 11 || now.tablets().stream().anyMatch(t -> t.tabletId() == onVictim.tabletId())) {
+          return false;
+        }
+        for (TabletInfo t : now.tablets()) {
+          if (t.serverId().equals(victim) || !t.hasServer()) {
+            return false;
+          }
+          try {
+            admin.table(TABLE).get(Bytes.utf8(keyIn(t)));
+          } catch (LogBaseException e) {
+            return false;
+          }
+        }
+        return true;
+      });
+      load.awaitAcked(load.acked() + 1000);
+      load.stopAndCheck(admin);
+      for (TabletInfo t : admin.admin().describeTable(TABLE).tablets()) {
+        assertServedByExactlyOne(cluster, List.of("ts1", "ts3"), t);
+      }
+    }
+  }
+
+  private static TabletInfo tabletHolding(TableDescription table, String key) {
+    return table.tablets().stream().filter(t -> t.contains(Bytes.utf8(key))).findFirst().orElseThrow();
   }
 
   /** Starts moving {@code tablet} from {@code from} to {@code to}, kills {@code victim} after {@code delayMs}. */

@@ -81,8 +81,9 @@ final class AssignmentReconciler {
       existing.add(table.getSpec().getName());
       for (TabletLocation t : table.getTabletsList()) {
         String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
-        // A tablet being moved is closed on its server on purpose: not opened there again.
-        if (t.getServerId().equals(serverId) && !served.contains(name) && !moves.isMoving(name)) {
+        // A tablet being moved is closed on its server on purpose: not opened there again; one
+        // being split is TabletSplits' (its server opens it, if need be, to split it).
+        if (t.getServerId().equals(serverId) && !served.contains(name) && !moves.isMoving(name) && !t.hasSplit()) {
           missing.add(new TabletCommands.Assignment(table.getSpec(), t.getTablet()));
         }
       }

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
  * with the fewest tablets that is not draining), then, if the balancer is switched on, evens out the
  * tablet count: while the fullest server has two or more tablets more than the emptiest, one tablet
  * moves from the first to the second. A server that joins is empty, so the next pass fills it.
+ * Each pass starts by finishing the splits left pending ({@link TabletSplits#resumePending}).
  * Moves run one at a time ({@link TabletMoves}); a failed move ends the pass, the next pass tries
  * again. Servers that are not live are failover's ({@link TabletFailover}), not the balancer's.
  *
@@ -35,10 +36,12 @@ final class Balancer {
   private final DrainingServers draining;
   private final BalancerSwitch enabled;
   private final TabletMoves moves;
+  private final TabletSplits splits;
   private final BooleanSupplier active;
 
   Balancer(TableStore tables, LiveServers liveServers, DrainingServers draining, BalancerSwitch enabled,
-      TabletMoves moves, BooleanSupplier active) {
+      TabletMoves moves, TabletSplits splits, BooleanSupplier active) {
+    this.splits = splits;
     this.tables = tables;
     this.liveServers = liveServers;
     this.draining = draining;
@@ -47,8 +50,9 @@ final class Balancer {
     this.active = active;
   }
 
-  /** One pass; returns the number of tablets moved. */
+  /** One pass: splits left pending are finished first; returns the number of tablets moved. */
   int pass() throws Exception {
+    splits.resumePending();
     int moved = 0;
     while (moved < MAX_MOVES_PER_PASS && active.getAsBoolean()) {
       Move next = next();
@@ -71,8 +75,10 @@ final class Balancer {
     Map<String, List<Move>> onServer = new TreeMap<>();
     for (TableMeta table : all) {
       for (TabletLocation t : table.getTabletsList()) {
-        onServer.computeIfAbsent(t.getServerId(), s -> new ArrayList<>())
-            .add(new Move(table.getSpec().getName(), t.getTablet().getTabletId(), t.getServerId(), null, null));
+        List<Move> on = onServer.computeIfAbsent(t.getServerId(), s -> new ArrayList<>());
+        if (!t.hasSplit()) { // counted, but not moved while its split is pending
+          on.add(new Move(table.getSpec().getName(), t.getTablet().getTabletId(), t.getServerId(), null, null));
+        }
       }
     }
     Map<String, Integer> count = new HashMap<>();
@@ -83,7 +89,7 @@ final class Balancer {
     String emptiest = count.entrySet().stream()
         .min(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey())).orElseThrow().getKey();
     for (String server : drains) {
-      if (live.containsKey(server) && !targets.containsKey(server) && onServer.containsKey(server)) {
+      if (live.containsKey(server) && !targets.containsKey(server) && !onServer.getOrDefault(server, List.of()).isEmpty()) {
         Move m = onServer.get(server).get(0);
         return new Move(m.table(), m.tabletId(), server, emptiest, "server " + server + " is being decommissioned");
       }
@@ -94,7 +100,7 @@ final class Balancer {
     String fullest = count.entrySet().stream()
         .max(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
         .orElseThrow().getKey();
-    if (count.get(fullest) - count.get(emptiest) < 2) {
+    if (count.get(fullest) - count.get(emptiest) < 2 || onServer.getOrDefault(fullest, List.of()).isEmpty()) {
       return null;
     }
     Move m = onServer.get(fullest).get(onServer.get(fullest).size() - 1);

@@ -1,5 +1,6 @@
 package org.logbase.master;
 
+import com.google.protobuf.ByteString;
 import java.util.Map;
 import org.logbase.common.Echo;
 import org.logbase.common.InvalidRequestException;
@@ -9,6 +10,8 @@ import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.DecommissionResponse;
 import org.logbase.rpc.MoveTabletRequest;
 import org.logbase.rpc.MoveTabletResponse;
+import org.logbase.rpc.SplitRequest;
+import org.logbase.rpc.SplitResponse;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
 import org.slf4j.Logger;
@@ -25,9 +28,11 @@ final class ClusterAdmin {
   private final DrainingServers draining;
   private final BalancerSwitch balancer;
   private final TabletMoves moves;
+  private final TabletSplits splits;
 
   ClusterAdmin(TableStore tables, LiveServers liveServers, DrainingServers draining, BalancerSwitch balancer,
-      TabletMoves moves) {
+      TabletMoves moves, TabletSplits splits) {
+    this.splits = splits;
     this.tables = tables;
     this.liveServers = liveServers;
     this.draining = draining;
@@ -42,6 +47,13 @@ final class ClusterAdmin {
     TabletMoves.Moved m = moves.move(r.getTable(), r.getTabletId(), r.getServerId());
     return MoveTabletResponse.newBuilder().setFromServer(m.from()).setToServer(m.to())
         .setUnavailableMs(m.unavailableMs()).build();
+  }
+
+  SplitResponse split(SplitRequest r) throws Exception {
+    TabletSplits.Split s = splits.split(r.getTable(), r.getTabletId(),
+        r.getSplitKey().isEmpty() ? null : r.getSplitKey().toByteArray());
+    return SplitResponse.newBuilder().setLeftId(s.leftId()).setRightId(s.rightId())
+        .setSplitKey(ByteString.copyFrom(s.key())).setServerId(s.server()).build();
   }
 
   BalancerResponse balancer(BalancerRequest r) throws Exception {

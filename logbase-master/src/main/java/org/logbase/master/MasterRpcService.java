@@ -12,6 +12,8 @@ import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotActiveMasterException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.SplitRequest;
+import org.logbase.rpc.SplitResponse;
 import org.logbase.rpc.DecommissionResponse;
 import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.BalancerResponse;
@@ -107,6 +109,11 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   @Override
   public void moveTablet(MoveTabletRequest request, StreamObserver<MoveTabletResponse> out) {
     whenActive(out, () -> admin.move(request));
+  }
+
+  @Override
+  public void splitTablet(SplitRequest request, StreamObserver<SplitResponse> out) {
+    whenActive(out, () -> admin.split(request));
   }
 
   @Override

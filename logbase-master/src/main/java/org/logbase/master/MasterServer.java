@@ -105,6 +105,7 @@ public final class MasterServer implements AutoCloseable {
     failover = new TabletFailover(tables, liveServers, draining, commands,
         Duration.ofMillis(config.getLong(FAILOVER_STARTUP_GRACE_MS, DEFAULT_FAILOVER_STARTUP_GRACE_MS)), System::nanoTime);
     TabletMoves moves = new TabletMoves(tables, liveServers, draining, commands, failover.lock(), TABLET_COMMAND_DEADLINE);
+    TabletSplits splits = new TabletSplits(tables, liveServers, commands, moves, failover.lock(), TABLET_COMMAND_DEADLINE);
     reconciler = new AssignmentReconciler(tables, liveServers, commands, failover, moves);
     oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());
@@ -113,8 +114,8 @@ public final class MasterServer implements AutoCloseable {
             TableLimits.from(config)),
         reconciler, loads,
         new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
-        TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves));
-    balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, election::isActive);
+        TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits));
+    balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, splits, election::isActive);
     balancerIntervalMs = config.getLong(BALANCER_INTERVAL_MS, DEFAULT_BALANCER_INTERVAL_MS);
   }
 

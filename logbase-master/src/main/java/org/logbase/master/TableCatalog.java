@@ -71,7 +71,8 @@ final class TableCatalog {
     checkServerLoad(name, owners, load);
     TableMeta.Builder meta = TableMeta.newBuilder()
         .setSpec(spec.toBuilder().setId(tableIds.next()))
-        .setNextColumnGroupId(spec.getColumnGroupsCount());
+        .setNextColumnGroupId(spec.getColumnGroupsCount())
+        .setNextTabletId(tablets.size());
     for (int i = 0; i < tablets.size(); i++) {
       meta.addTablets(TabletLocation.newBuilder().setTablet(tablets.get(i)).setServerId(owners.get(i)));
     }

@@ -10,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.logbase.common.Failures;
+import org.logbase.common.LogBaseException;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TableSpec;
@@ -88,6 +90,9 @@ final class TabletCommands {
     Map<String, List<Assignment>> byServer = new LinkedHashMap<>();
     for (TableMeta meta : metas) {
       for (TabletLocation t : meta.getTabletsList()) {
+        if (t.hasSplit()) {
+          continue; // a pending split is finished by TabletSplits, which opens the daughters
+        }
         if (liveServers.containsKey(t.getServerId())) {
           byServer.computeIfAbsent(t.getServerId(), s -> new ArrayList<>()).add(new Assignment(meta.getSpec(), t.getTablet()));
         } else {
@@ -135,6 +140,12 @@ final class TabletCommands {
         .setTablet(a.tablet()).build()));
   }
 
+  /** Asks a server to split a tablet; the future fails when it did not. */
+  CompletableFuture<byte[]> split(String address, TableSpec table, TabletSpec tablet, byte[] key, int leftId,
+      int rightId) {
+    return clients.splitTablet(address, table, tablet, key, leftId, rightId);
+  }
+
   /** Closes one tablet on the server at {@code address}. */
   CompletableFuture<Void> close(String serverId, String address, String table, int tabletId) {
     String what = "CloseTablet " + TableMetas.tabletName(table, tabletId) + " on server " + serverId
@@ -145,6 +156,21 @@ final class TabletCommands {
       }
       return null;
     });
+  }
+
+  /**
+   * The answer of one command that must succeed (a move's close, a split): its failure, or no answer
+   * within {@code max}, is thrown as a {@link LogBaseException} saying what failed.
+   */
+  static <T> T await(CompletableFuture<T> command, Duration max, String what) throws InterruptedException {
+    try {
+      return command.get(max.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new LogBaseException(what + ": no answer within " + max.toMillis() + " ms");
+    } catch (ExecutionException e) {
+      Throwable cause = Failures.cause(e, what);
+      throw new LogBaseException(what + " failed: " + cause.getMessage(), cause);
+    }
   }
 
   /**

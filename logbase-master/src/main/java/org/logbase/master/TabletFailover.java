@@ -139,7 +139,8 @@ final class TabletFailover {
         }
         for (TabletLocation t : updated.getTabletsList()) {
           Move move = plan.get(new TabletName(name, t.getTablet().getTabletId()));
-          if (move != null && t.getServerId().equals(move.to())) {
+          // A tablet with a split pending is not opened: TabletSplits asks its new server to split it.
+          if (move != null && t.getServerId().equals(move.to()) && !t.hasSplit()) {
             opens.computeIfAbsent(move.to(), s -> new ArrayList<>())
                 .add(new TabletCommands.Assignment(updated.getSpec(), t.getTablet()));
           }

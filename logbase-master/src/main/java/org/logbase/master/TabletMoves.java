@@ -5,14 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.logbase.common.Failures;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.LogBaseException;
-import org.logbase.common.NotServingTabletException;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
 import org.slf4j.Logger;
@@ -64,9 +58,27 @@ final class TabletMoves {
     this.commandDeadline = commandDeadline;
   }
 
-  /** Whether {@code tablet} ("table/id") is being moved; call with the assignment lock held. */
+  /** Whether {@code tablet} ("table/id") is being moved or split; call with the assignment lock held. */
   boolean isMoving(String tablet) {
     return moving.containsKey(tablet);
+  }
+
+  /** The lock that serialises moves and splits: one at a time in the cluster. */
+  Object serial() {
+    return oneAtATime;
+  }
+
+  /** Marks a tablet as being changed on purpose (closed for a split, say): the reconciler leaves it. */
+  void mark(String tablet, String how) {
+    synchronized (assignmentLock) {
+      moving.put(tablet, how);
+    }
+  }
+
+  void unmark(String tablet) {
+    synchronized (assignmentLock) {
+      moving.remove(tablet);
+    }
   }
 
   /** The moves in progress, as "table/id from -> to". */
@@ -101,8 +113,12 @@ final class TabletMoves {
     Map<String, String> live = liveServers.read();
     String fromAddress = live.get(from);
     if (fromAddress == null) {
-      throw new NotServingTabletException("tablet " + name + " is on server " + from
+      // Not retriable: a client retrying would move it again from wherever failover put it.
+      throw new InvalidRequestException("tablet " + name + " is on server " + from
           + ", which is not live: failover moves it once that server's session has expired");
+    }
+    if (tablet.hasSplit()) {
+      throw new InvalidRequestException("tablet " + name + " is being split; move its daughters afterwards");
     }
     String to = requested == null || requested.isEmpty() ? leastLoaded(live, from) : requested;
     if (to.equals(from)) {
@@ -122,7 +138,8 @@ final class TabletMoves {
     boolean reassigned = false;
     try {
       LOG.info("moving tablet {} from {} to {}: closing it on {}", name, from, to, from);
-      await(commands.closeToMove(fromAddress, table, tabletId), "close tablet " + name + " on " + from);
+      TabletCommands.await(commands.closeToMove(fromAddress, table, tabletId), commandDeadline,
+          "close tablet " + name + " on " + from);
       synchronized (assignmentLock) {
         TableMeta updated = tables.update(table, m -> reassign(m, tabletId, from, to));
         reassigned = ownerOf(updated, tabletId).equals(to);
@@ -142,8 +159,8 @@ final class TabletMoves {
     TabletLocation moved = now.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId)
         .findFirst().orElseThrow();
     try {
-      await(commands.openMoved(toAddress, new TabletCommands.Assignment(now.getSpec(), moved.getTablet())),
-          "open tablet " + name + " on " + to);
+      TabletCommands.await(commands.openMoved(toAddress, new TabletCommands.Assignment(now.getSpec(), moved.getTablet())),
+          commandDeadline, "open tablet " + name + " on " + to);
     } catch (LogBaseException e) {
       LOG.warn("tablet {} is assigned to {} but its open failed ({}); it is opened again after {}'s next heartbeat",
           name, to, e.getMessage(), to);
@@ -178,16 +195,5 @@ final class TabletMoves {
   private static String ownerOf(TableMeta meta, int tabletId) {
     return meta.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId)
         .map(TabletLocation::getServerId).findFirst().orElse("");
-  }
-
-  private void await(CompletableFuture<Void> command, String what) throws InterruptedException {
-    try {
-      command.get(commandDeadline.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      throw new LogBaseException(what + ": no answer within " + commandDeadline.toMillis() + " ms");
-    } catch (ExecutionException e) {
-      Throwable cause = Failures.cause(e, what);
-      throw new LogBaseException(what + " failed: " + cause.getMessage(), cause);
-    }
   }
 }

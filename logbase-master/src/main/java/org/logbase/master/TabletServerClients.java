@@ -1,5 +1,10 @@
 package org.logbase.master;
 
+import com.google.protobuf.ByteString;
+import org.logbase.rpc.SplitTabletRequest;
+import org.logbase.rpc.SplitTabletResponse;
+import org.logbase.rpc.TableSpec;
+import org.logbase.rpc.TabletSpec;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
@@ -61,6 +66,35 @@ final class TabletServerClients implements AutoCloseable {
   /** One asynchronous call whose response carries nothing but success. */
   private interface AdminCall<R> {
     void send(TabletAdminServiceStub stub, StreamObserver<R> done);
+  }
+
+  /** Asks the server at {@code address} to split a tablet; completes with the key it split at. */
+  CompletableFuture<byte[]> splitTablet(String address, TableSpec table, TabletSpec tablet, byte[] key, int leftId,
+      int rightId) {
+    SplitTabletRequest.Builder request = SplitTabletRequest.newBuilder().setTable(table).setTablet(tablet)
+        .setLeftId(leftId).setRightId(rightId).setMasterEpoch(epoch.getAsLong());
+    if (key != null) {
+      request.setSplitKey(ByteString.copyFrom(key));
+    }
+    CompletableFuture<SplitTabletResponse> answer = new CompletableFuture<>();
+    CompletableFuture<Void> done = this.<SplitTabletResponse>call(address, (stub, observer) -> stub.splitTablet(request.build(),
+        new StreamObserver<>() {
+          @Override
+          public void onNext(SplitTabletResponse r) {
+            answer.complete(r);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            observer.onError(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            observer.onCompleted();
+          }
+        }));
+    return done.thenApply(v -> answer.getNow(SplitTabletResponse.getDefaultInstance()).getSplitKey().toByteArray());
   }
 
   private <R> CompletableFuture<Void> call(String address, AdminCall<R> call) {

@@ -51,8 +51,9 @@ public final class Manifests {
    * Splits a tablet that no server serves now at {@code splitKey}: each daughter gets a manifest with
    * its half of the range and the parent's checkpoints (whose index entries it filters by its range
    * when it loads them; replay routes the parent's log records by key), then the parent is marked
-   * retired. A crash in between leaves the parent live; the split can be done again with new ids
-   * for the daughters.
+   * retired. A crash in between leaves the parent live and daughters' manifests that nobody has
+   * opened (daughters are assigned only once their parent is retired): the split can be done again,
+   * with the same ids or others; the daughters' manifests are then written anew.
    */
   public void split(TabletDescriptor parent, byte[] splitKey, int leftId, int rightId, Consumer<String> problems)
       throws IOException {
@@ -78,10 +79,13 @@ public final class Manifests {
       Consumer<String> problems) throws IOException {
     TabletId d = new TabletId(parent.schema().id(), id);
     forget(d);
-    ManifestLog m = log(d, problems);
-    if (m.exists()) {
-      throw new IllegalStateException("tablet " + d + " has a manifest already; pick new tablet ids for the daughters");
+    if (fs.exists(directory(d))) {
+      // Left by a split of this parent cut short before the parent was retired: nobody opened it.
+      if (!fs.delete(directory(d), true)) {
+        throw new IOException("could not delete " + directory(d) + ", left by an interrupted split of " + parent);
+      }
     }
+    ManifestLog m = log(d, problems);
     m.append(ManifestEdit.newBuilder().setRange(TabletManifest.range(start, end)).build());
     for (int i = pm.checkpoints().size() - 1; i >= 0; i--) {
       CheckpointEdit c = pm.checkpoints().get(i);

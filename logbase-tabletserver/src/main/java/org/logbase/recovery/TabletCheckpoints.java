@@ -27,6 +27,7 @@ import org.logbase.rpc.ManifestEdit;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier.Watermark;
 import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tablet.TabletId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -179,6 +180,32 @@ public final class TabletCheckpoints {
   public boolean hasCheckpoint(TabletDescriptor d) throws IOException {
     CheckpointEdit newest = manifests.log(d.id(), LOG::warn).current().newest();
     return newest != null && newest.getGroupsCount() > 0;
+  }
+
+  /**
+   * Splits a tablet that is no longer served (closed and checkpointed) into two daughters by its
+   * manifest (see {@link Manifests#split}). Done again after it was done, with the same daughters, it
+   * changes nothing and answers the key it split at, so a master that lost the answer can ask again.
+   *
+   * @param key where the right daughter starts
+   * @return the key the tablet was split at
+   */
+  public byte[] split(TabletDescriptor parent, byte[] key, int leftId, int rightId) throws IOException {
+    TabletManifest m = manifests.log(parent.id(), LOG::warn).current();
+    if (m.retired()) {
+      if (!m.daughters().equals(List.of(leftId, rightId))) {
+        throw new IllegalStateException("tablet " + parent + " was split already, into " + m.daughters());
+      }
+      TabletManifest left = manifests.log(new TabletId(parent.schema().id(), leftId), LOG::warn).current();
+      return left.range().getEndKey().toByteArray();
+    }
+    manifests.split(parent, key, leftId, rightId, LOG::warn);
+    return key;
+  }
+
+  /** Whether the tablet was split (its manifest is retired). */
+  public boolean isSplit(TabletDescriptor d) throws IOException {
+    return manifests.log(d.id(), LOG::warn).current().retired();
   }
 
   /**

@@ -326,6 +326,33 @@ public final class Tablet {
     return out;
   }
 
+  /**
+   * A key that splits this tablet's versions about in half (counted in the index of its first column
+   * group that has any), for a split that names no key; null when no key other than the tablet's
+   * first one holds versions (nothing to split). One pass over that index.
+   */
+  public byte[] middleKey() {
+    for (ColumnGroup g : schema.columnGroups()) {
+      GroupIndex gi = groupIndex(g);
+      long n = gi == null ? 0 : gi.index().size();
+      if (n == 0) {
+        continue;
+      }
+      IndexCursor c = gi.index().range(descriptor.startKey(), descriptor.endKey());
+      byte[] first = null;
+      for (long i = 0; c.next(); i++) {
+        if (first == null) {
+          first = c.key();
+        }
+        if (i >= n / 2 && Bytes.compare(c.key(), first) != 0) {
+          return c.key().clone();
+        }
+      }
+      return null;
+    }
+    return null;
+  }
+
   private GroupIndex groupIndex(ColumnGroup g) {
     return groups[g.id()];
   }

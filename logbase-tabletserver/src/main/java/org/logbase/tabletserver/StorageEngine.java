@@ -17,6 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.Bytes;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.files.FileIds;
 import org.logbase.files.FileRegistry;
@@ -410,6 +413,44 @@ public final class StorageEngine implements Closeable {
     checkpointer.checkpoint(e.groups());
     checkpoints.forget(e.tablet().descriptor());
     LOG.info("closed tablet {}", e.tablet().descriptor());
+  }
+
+  /**
+   * Splits a tablet into two daughters without copying data: closes it (a checkpoint), then records
+   * the split in the manifests; the daughters are opened like any tablet, from the parent's
+   * checkpoint, and the parent's records in the log reach them by key. The caller stops the
+   * tablet's writes first (the transaction layer's {@code closeForWrites}). Asked again after it was
+   * done, it answers the same key (the master may not have had the first answer).
+   *
+   * @param key where the right daughter starts; null: about the middle of the tablet's versions
+   * @return the key it was split at
+   */
+  /** Whether the tablet was split (its manifest is retired). */
+  public boolean isSplit(TabletDescriptor d) throws IOException {
+    return checkpoints.isSplit(d);
+  }
+
+  public synchronized byte[] splitTablet(TabletDescriptor parent, byte[] key, int leftId, int rightId)
+      throws IOException {
+    if (checkpoints.isSplit(parent)) {
+      return checkpoints.split(parent, key, leftId, rightId);
+    }
+    Tablet t = tabletOrNull(parent.id());
+    if (t == null) {
+      throw new NotServingTabletException("this server does not serve tablet " + parent + ", which is not split");
+    }
+    byte[] at = key != null ? key : t.middleKey();
+    if (at == null) {
+      throw new InvalidRequestException("tablet " + parent + " holds rows of at most one key: nothing to split");
+    }
+    if (!parent.contains(at) || (parent.startKey() != null && Bytes.compare(parent.startKey(), at) == 0)) {
+      throw new InvalidRequestException("split key " + Bytes.toStringBinary(at) + " is not inside " + parent
+          + " (nor may it be its first key)");
+    }
+    closeTablet(parent.id());
+    byte[] done = checkpoints.split(parent, at, leftId, rightId);
+    LOG.info("split tablet {} at {} into tablets {} and {}", parent, Bytes.toStringBinary(done), leftId, rightId);
+    return done;
   }
 
   private void addColumnGroups(TabletRegistry.Entry current, TabletDescriptor d) {

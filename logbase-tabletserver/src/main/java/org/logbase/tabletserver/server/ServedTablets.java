@@ -12,6 +12,8 @@ import org.logbase.common.ServerStoppingException;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.rpc.OpenTabletRequest;
+import org.logbase.rpc.TableSpec;
+import org.logbase.rpc.TabletSpec;
 import org.logbase.rpc.TabletRef;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
@@ -66,11 +68,26 @@ final class ServedTablets implements AutoCloseable {
       if (!r.hasTable() || !r.hasTablet()) {
         throw new InvalidRequestException("opening a tablet needs a table spec and a tablet spec");
       }
-      TableSchema schema = SchemaProtos.fromProto(r.getTable());
-      ds.add(new TabletDescriptor(schema, r.getTablet().getTabletId(), bound(r.getTablet().getStartKey()),
-          bound(r.getTablet().getEndKey())));
+      ds.add(descriptor(r.getTable(), r.getTablet()));
     }
     return opener.open(ds);
+  }
+
+  /** The tablet a master's request names. */
+  static TabletDescriptor descriptor(TableSpec table, TabletSpec tablet) {
+    TableSchema schema = SchemaProtos.fromProto(table);
+    return new TabletDescriptor(schema, tablet.getTabletId(), bound(tablet.getStartKey()), bound(tablet.getEndKey()));
+  }
+
+  /** Whether the tablet was split already (its manifest says so). */
+  boolean isSplit(TabletDescriptor d) throws IOException {
+    return engine.isSplit(d);
+  }
+
+  /** Splits a tablet this server serves (its writes stopped), or answers the key of a split done. */
+  byte[] split(TabletDescriptor d, byte[] key, int leftId, int rightId) throws IOException {
+    checkServing();
+    return engine.splitTablet(d, key, leftId, rightId);
   }
 
   /** The served tablet with these names, or null. */

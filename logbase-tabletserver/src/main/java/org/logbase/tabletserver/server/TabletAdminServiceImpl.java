@@ -1,5 +1,15 @@
 package org.logbase.tabletserver.server;
 
+import com.google.protobuf.ByteString;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.logbase.common.Threads;
+import org.logbase.rpc.SplitTabletRequest;
+import org.logbase.rpc.SplitTabletResponse;
+import org.logbase.tablet.TabletDescriptor;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import org.logbase.rpc.CloseTabletRequest;
@@ -22,6 +32,8 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   private final Calls calls;
   private final long drainMs;
   private final MasterEpochFence epochs = new MasterEpochFence();
+  /** Splits wait for writes to drain: not on a gRPC thread, nor on the tablet opener's. */
+  private final ExecutorService splitter = Executors.newSingleThreadExecutor(Threads.daemon("tablet-splitter"));
 
   /** @param drainMs how long a close waits for the tablet's writes and transactions in progress */
   TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs) {
@@ -57,5 +69,50 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
       tablets.close(req.getTable(), req.getTabletId());
       return CloseTabletResponse.getDefaultInstance();
     });
+  }
+
+  /**
+   * Splits a tablet by its manifests: its writes are stopped and drained, it is closed with a
+   * checkpoint and the daughters' manifests written; the master then assigns and opens the
+   * daughters. A tablet this server was given with its split pending (its last server died
+   * mid-split) is opened first, unless its manifest shows the split done already; asked again after
+   * the split, the answer is the same key.
+   */
+  @Override
+  public void splitTablet(SplitTabletRequest req, StreamObserver<SplitTabletResponse> out) {
+    calls.async(out, () -> {
+      epochs.admit(req.getMasterEpoch(), "splitting tablet " + req.getTablet().getTabletId() + " of "
+          + req.getTable().getName());
+      TabletDescriptor d = ServedTablets.descriptor(req.getTable(), req.getTablet());
+      CompletableFuture<Void> served;
+      try {
+        served = tablets.findServed(d.schema().name(), d.tabletId()) != null || tablets.isSplit(d)
+            ? CompletableFuture.completedFuture(null)
+            : tablets.open(List.of(OpenTabletRequest.newBuilder().setTable(req.getTable()).setTablet(req.getTablet())
+                .build()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return served.thenApplyAsync(v -> SplitTabletResponse.newBuilder()
+          .setSplitKey(ByteString.copyFrom(split(d, req))).build(), splitter);
+    });
+  }
+
+  private byte[] split(TabletDescriptor d, SplitTabletRequest req) {
+    byte[] key = req.getSplitKey().isEmpty() ? null : req.getSplitKey().toByteArray();
+    Tablet t = tablets.findServed(d.schema().name(), d.tabletId());
+    if (t != null) {
+      txns.closeForWrites(t, "it is being split", drainMs);
+    }
+    try {
+      return tablets.split(d, key, req.getLeftId(), req.getRightId());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      if (t != null) {
+        t.gate().reopen(); // refused before it was closed (a bad key, say): it goes on serving
+      }
+      throw e;
+    }
   }
 }

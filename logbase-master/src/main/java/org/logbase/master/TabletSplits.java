@@ -1,0 +1,191 @@
+package org.logbase.master;
+
+import com.google.protobuf.ByteString;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.logbase.common.Bytes;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.LogBaseException;
+import org.logbase.rpc.SplitIntent;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TabletLocation;
+import org.logbase.rpc.TabletSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Splits a tablet in two without copying data, on the server that serves it:
+ *
+ * <ol>
+ *   <li>the split is recorded in the tablet's assignment ({@link SplitIntent}: the daughters' ids,
+ *       taken from the table's {@code next_tablet_id}, and the key if one was asked for);
+ *   <li>the server stops the tablet's writes, waits for those in progress, checkpoints and closes it,
+ *       and writes the daughters' manifests (each gets the parent's checkpoints and its half of the
+ *       range) before it marks the parent's manifest retired; it answers the key;
+ *   <li>the assignment replaces the parent by its daughters, on the same server, which opens them:
+ *       from the parent's checkpoint, with the parent's records in its log routed to them by key.
+ * </ol>
+ *
+ * <p>The intent is what makes this safe to cut short anywhere: a tablet with one is neither opened
+ * by the reconciler nor moved, and {@link #resumePending} (run by the balancer's thread, and so
+ * after a master failover too) asks its server to split it again. The server's answer is the same
+ * if the split was done (its manifest says so), or it splits now; a server that got the tablet by
+ * failover while the split was pending opens it first. So every pending split ends with the
+ * daughters assigned and the parent gone from the metadata.
+ */
+final class TabletSplits {
+  private static final Logger LOG = LoggerFactory.getLogger(TabletSplits.class);
+
+  /** A split done: the daughters' ids, the key the right one starts at, their server. */
+  record Split(int leftId, int rightId, byte[] key, String server) {}
+
+  private final TableStore tables;
+  private final LiveServers liveServers;
+  private final TabletCommands commands;
+  private final TabletMoves moves;
+  private final Object assignmentLock;
+  private final Duration commandDeadline;
+
+  TabletSplits(TableStore tables, LiveServers liveServers, TabletCommands commands, TabletMoves moves,
+      Object assignmentLock, Duration commandDeadline) {
+    this.tables = tables;
+    this.liveServers = liveServers;
+    this.commands = commands;
+    this.moves = moves;
+    this.assignmentLock = assignmentLock;
+    this.commandDeadline = commandDeadline;
+  }
+
+  /**
+   * Splits one tablet at {@code key} (null: about its middle) and returns once its daughters are
+   * assigned and asked to open.
+   */
+  Split split(String table, int tabletId, byte[] key) throws Exception {
+    synchronized (moves.serial()) {
+      TabletLocation t = tablet(tables.get(table).meta(), tabletId);
+      if (key != null) {
+        TabletSpec s = t.getTablet();
+        boolean inside = Bytes.compare(key, s.getStartKey().toByteArray()) > 0
+            && (s.getEndKey().isEmpty() || Bytes.compare(key, s.getEndKey().toByteArray()) < 0);
+        if (!inside) {
+          throw new InvalidRequestException("split key " + Bytes.toStringBinary(key) + " is not inside tablet "
+              + tabletId + " of '" + table + "' (after its first key, before its end)");
+        }
+      }
+      if (!t.hasSplit()) {
+        synchronized (assignmentLock) {
+          TableMeta updated = tables.update(table, m -> withIntent(m, tabletId, key));
+          t = tablet(updated, tabletId);
+        }
+      }
+      return finish(table, t);
+    }
+  }
+
+  /** Finishes every split left pending (by a master or a server that died mid-split); returns how many. */
+  int resumePending() throws Exception {
+    int done = 0;
+    for (TableMeta meta : tables.all()) {
+      for (TabletLocation t : meta.getTabletsList()) {
+        if (!t.hasSplit() || !liveServers.read().containsKey(t.getServerId())) {
+          continue; // a dead server's tablet is failover's first
+        }
+        synchronized (moves.serial()) {
+          String table = meta.getSpec().getName();
+          TabletLocation now;
+          try {
+            now = tablet(tables.get(table).meta(), t.getTablet().getTabletId());
+          } catch (InvalidRequestException gone) {
+            continue; // finished meanwhile
+          }
+          if (now.hasSplit()) {
+            LOG.info("finishing the split of tablet {} left pending", TableMetas.tabletName(table, t.getTablet().getTabletId()));
+            finish(table, now);
+            done++;
+          }
+        }
+      }
+    }
+    return done;
+  }
+
+  private Split finish(String table, TabletLocation t) throws Exception {
+    int tabletId = t.getTablet().getTabletId();
+    String name = TableMetas.tabletName(table, tabletId);
+    String server = t.getServerId();
+    Map<String, String> live = liveServers.read();
+    String address = live.get(server);
+    if (address == null) {
+      throw new LogBaseException("tablet " + name + " is on server " + server + ", which is not live: its split"
+          + " is finished once failover has given it to another server");
+    }
+    SplitIntent intent = t.getSplit();
+    TableMeta meta = tables.get(table).meta();
+    moves.mark(name, "splitting on " + server + " into " + intent.getLeftId() + " and " + intent.getRightId());
+    byte[] at;
+    TableMeta split;
+    try {
+      at = TabletCommands.await(commands.split(address, meta.getSpec(), t.getTablet(),
+          intent.getKey().isEmpty() ? null : intent.getKey().toByteArray(), intent.getLeftId(), intent.getRightId()),
+          commandDeadline, "split tablet " + name + " on " + server);
+      synchronized (assignmentLock) {
+        split = tables.update(table, m -> withDaughters(m, tabletId, intent, at));
+      }
+    } finally {
+      moves.unmark(name);
+    }
+    List<TabletCommands.Assignment> open = split.getTabletsList().stream()
+        .filter(x -> x.getTablet().getTabletId() == intent.getLeftId() || x.getTablet().getTabletId() == intent.getRightId())
+        .map(x -> new TabletCommands.Assignment(split.getSpec(), x.getTablet())).toList();
+    TabletCommands.awaitQuietly(commands.open(server, address, open), commandDeadline);
+    LOG.info("split tablet {} at {} into tablets {} and {} on {}", name, Bytes.toStringBinary(at), intent.getLeftId(),
+        intent.getRightId(), server);
+    return new Split(intent.getLeftId(), intent.getRightId(), at, server);
+  }
+
+  private static TabletLocation tablet(TableMeta meta, int tabletId) {
+    return meta.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId).findFirst()
+        .orElseThrow(() -> new InvalidRequestException("table '" + meta.getSpec().getName() + "' has no tablet "
+            + tabletId + " (describe lists its tablets)"));
+  }
+
+  /** The table's next free tablet id (older metadata has none: one above the largest). */
+  static int nextTabletId(TableMeta meta) {
+    int max = meta.getTabletsList().stream().mapToInt(t -> t.getTablet().getTabletId()).max().orElse(-1);
+    return Math.max(meta.getNextTabletId(), max + 1);
+  }
+
+  private static TableMeta withIntent(TableMeta meta, int tabletId, byte[] key) {
+    TableMeta.Builder b = meta.toBuilder();
+    int next = nextTabletId(meta);
+    for (TabletLocation.Builder t : b.getTabletsBuilderList()) {
+      if (t.getTablet().getTabletId() == tabletId && !t.hasSplit()) {
+        SplitIntent.Builder intent = SplitIntent.newBuilder().setLeftId(next).setRightId(next + 1);
+        if (key != null) {
+          intent.setKey(ByteString.copyFrom(key));
+        }
+        t.setSplit(intent);
+        b.setNextTabletId(next + 2);
+      }
+    }
+    return b.build();
+  }
+
+  /** The parent replaced by its daughters, in key order, if it is still there with this intent. */
+  private static TableMeta withDaughters(TableMeta meta, int tabletId, SplitIntent intent, byte[] at) {
+    TableMeta.Builder b = meta.toBuilder().clearTablets();
+    for (TabletLocation t : meta.getTabletsList()) {
+      if (t.getTablet().getTabletId() == tabletId && t.getSplit().equals(intent)) {
+        TabletSpec p = t.getTablet();
+        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setTablet(TabletSpec.newBuilder()
+            .setTabletId(intent.getLeftId()).setStartKey(p.getStartKey()).setEndKey(ByteString.copyFrom(at))));
+        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setTablet(TabletSpec.newBuilder()
+            .setTabletId(intent.getRightId()).setStartKey(ByteString.copyFrom(at)).setEndKey(p.getEndKey())));
+      } else {
+        b.addTablets(t);
+      }
+    }
+    return b.build();
+  }
+}
