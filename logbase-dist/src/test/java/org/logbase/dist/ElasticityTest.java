@@ -128,7 +128,7 @@ class ElasticityTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     System.out.println("ELASTIC: seed " + seed);
-    try (LocalCluster cluster = new LocalCluster(dir, 1, 3, true, Map.of("master.balancer.interval.ms", "1000"));
+    try (LocalCluster cluster = new LocalCluster(dir, 2, 3, true, Map.of("master.balancer.interval.ms", "1000"));
         LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
         FailoverTest.Load load = new FailoverTest.Load(cluster)) {
       TableDescription table = createTable(admin);
@@ -169,29 +169,54 @@ class ElasticityTest {
       cluster.tabletServers.get(victim).kill9();
       System.out.printf("ELASTIC: splitting tablet %d, killed %s after %d ms: %s%n", onVictim.tabletId(), victim, delayMs,
           split.get(2, TimeUnit.MINUTES));
-      Await.until(Duration.ofSeconds(120), "tablet " + onVictim.tabletId() + " split and every tablet served", () -> {
-        TableDescription now = admin.admin().describeTable(TABLE);
-        if (now.tablets().size() != 11 || now.tablets().stream().anyMatch(t -> t.tabletId() == onVictim.tabletId())) {
-          return false;
+      awaitSplitAndServed(admin, onVictim.tabletId(), 11, victim);
+      load.awaitAcked(load.acked() + 1000);
+
+      // The active master dies in the middle of a split: the next one finishes it.
+      String activeMaster = cluster.masterAt(admin.admin().clusterStatus().activeMaster());
+      TabletInfo onTs1 = admin.admin().describeTable(TABLE).tablets().stream().filter(t -> t.serverId().equals("ts1"))
+          .findFirst().orElseThrow();
+      int masterDelayMs = random.nextInt(300);
+      CompletableFuture<String> split2 = CompletableFuture.supplyAsync(() -> {
+        try {
+          TabletSplit x = admin.admin().splitTablet(TABLE, onTs1.tabletId(), null);
+          return "split into " + x.leftId() + " and " + x.rightId();
+        } catch (LogBaseException e) {
+          return "failed: " + e.getMessage();
         }
-        for (TabletInfo t : now.tablets()) {
-          if (t.serverId().equals(victim) || !t.hasServer()) {
-            return false;
-          }
-          try {
-            admin.table(TABLE).get(Bytes.utf8(keyIn(t)));
-          } catch (LogBaseException e) {
-            return false;
-          }
-        }
-        return true;
       });
+      TimeUnit.MILLISECONDS.sleep(masterDelayMs); // the random moment of the kill: not synchronisation
+      cluster.masters.get(activeMaster).kill9();
+      System.out.printf("ELASTIC: splitting tablet %d, killed the active master %s after %d ms: %s%n", onTs1.tabletId(),
+          activeMaster, masterDelayMs, split2.get(2, TimeUnit.MINUTES));
+      awaitSplitAndServed(admin, onTs1.tabletId(), 12, victim);
       load.awaitAcked(load.acked() + 1000);
       load.stopAndCheck(admin);
       for (TabletInfo t : admin.admin().describeTable(TABLE).tablets()) {
         assertServedByExactlyOne(cluster, List.of("ts1", "ts3"), t);
       }
     }
+  }
+
+  /** Waits until {@code parent} is gone, the table has {@code tablets} tablets and each answers on a live server. */
+  private static void awaitSplitAndServed(LogBaseClient admin, int parent, int tablets, String dead) {
+    Await.until(Duration.ofSeconds(120), "tablet " + parent + " split and every tablet served", () -> {
+      TableDescription now = admin.admin().describeTable(TABLE);
+      if (now.tablets().size() != tablets || now.tablets().stream().anyMatch(t -> t.tabletId() == parent)) {
+        return false;
+      }
+      for (TabletInfo t : now.tablets()) {
+        if (t.serverId().equals(dead) || !t.hasServer()) {
+          return false;
+        }
+        try {
+          admin.table(TABLE).get(Bytes.utf8(keyIn(t)));
+        } catch (LogBaseException e) {
+          return false;
+        }
+      }
+      return true;
+    });
   }
 
   private static TabletInfo tabletHolding(TableDescription table, String key) {
