@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.grpc.Deadline;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
 import org.logbase.common.Echo;
 import org.logbase.common.LogBaseException;
@@ -25,8 +26,9 @@ import org.logbase.rpc.TableName;
 
 /**
  * Table management and cluster status, through the active master. Calls ride through master
- * failovers until {@code rpc.deadline.ms}. A call repeated after a failover may find its own work
- * done: a create may then fail with {@link org.logbase.common.TableExistsException}. Thread-safe.
+ * failovers until {@code rpc.deadline.ms}. A create repeated after a failover finds the table it
+ * made (it carries a request id); other calls repeated may find their own work done (a drop then
+ * fails with {@link TableNotFoundException}). Thread-safe.
  */
 public final class Admin {
   private final MasterRpc master;
@@ -45,8 +47,9 @@ public final class Admin {
    * @throws org.logbase.common.TableExistsException if a table of that name exists
    */
   public TableDescription createTable(TableDefinition definition, byte[]... splitKeys) {
+    // One id for all attempts: a create sent again after a master failover finds the table it made.
     CreateTableRequest.Builder request = CreateTableRequest.newBuilder()
-        .setSpec(SchemaProtos.toProto(definition.schema()));
+        .setSpec(SchemaProtos.toProto(definition.schema())).setRequestId(UUID.randomUUID().toString());
     Arrays.stream(splitKeys).map(ByteString::copyFrom).forEach(request::addSplitKeys);
     return changeTable(definition.name(), "create table", stub -> stub.createTable(request.build()));
   }

@@ -1,6 +1,7 @@
 package org.logbase.dist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.client.ClusterStatus;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.TableDefinition;
 import org.logbase.client.TableDescription;
 import org.logbase.client.TabletInfo;
 import org.logbase.client.TabletMove;
@@ -135,6 +137,18 @@ class ElasticityTest {
       admin.admin().setBalancer(false);
       load.start();
       load.awaitAcked(2000);
+
+      // A tablet with nothing to split: refused, and nothing is left pending (it can still move).
+      TableDescription empty = admin.admin().createTable(
+          TableDefinition.builder("empty").columnGroup("g", "c").build(), Bytes.utf8("m"));
+      TabletInfo e0 = empty.tablets().get(0);
+      LogBaseException refused = assertThrows(LogBaseException.class,
+          () -> admin.admin().splitTablet("empty", e0.tabletId(), null));
+      assertTrue(refused.getMessage().contains("nothing to split"), refused.getMessage());
+      TabletMove emptyMoved = admin.admin().moveTablet("empty", e0.tabletId(), null);
+      assertEquals(2, admin.admin().describeTable("empty").tablets().size(), "no split happened");
+      System.out.printf("ELASTIC: split of an empty tablet refused (%s); it moved afterwards to %s%n",
+          refused.getMessage(), emptyMoved.toServer());
 
       // At a key, then at the middle.
       TabletInfo k3 = tabletHolding(table, "k3-x");

@@ -25,6 +25,7 @@ final class MasterEpoch {
   private final CuratorFramework zk;
   private final String path;
   private volatile int epoch = -1;
+  private volatile boolean active;
 
   MasterEpoch(CuratorFramework zk, ZkPaths paths) {
     this.zk = zk;
@@ -50,10 +51,15 @@ final class MasterEpoch {
       stat = zk.setData().forPath(path, who);
     }
     epoch = stat.getVersion();
+    active = true;
   }
 
+  /**
+   * Stops metadata writes. Commands still in flight keep the epoch they had: a server that heard
+   * from a successor refuses them (they must not go out as epoch 0, which servers admit).
+   */
   void deactivate() {
-    epoch = -1;
+    active = false;
   }
 
   /** The epoch for commands to tablet servers (0 before this master was ever active). */
@@ -70,7 +76,7 @@ final class MasterEpoch {
    */
   void commit(CuratorOp op) throws Exception {
     int mine = epoch;
-    if (mine < 0) {
+    if (mine < 0 || !active) {
       throw new NotActiveMasterException("this master is not active: it changes no metadata");
     }
     CuratorOp check = zk.transactionOp().check().withVersion(mine).forPath(path);

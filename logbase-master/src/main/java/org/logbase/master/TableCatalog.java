@@ -57,7 +57,7 @@ final class TableCatalog {
     String name = spec.getName();
     if (tables.exists(name)) {
       // Checked early only to save a table id; the create below decides races.
-      throw new TableExistsException("table '" + name + "' exists already");
+      return madeByThisRequest(name, request);
     }
     Map<String, String> live = liveServers.read();
     if (live.isEmpty()) {
@@ -76,12 +76,31 @@ final class TableCatalog {
     for (int i = 0; i < tablets.size(); i++) {
       meta.addTablets(TabletLocation.newBuilder().setTablet(tablets.get(i)).setServerId(owners.get(i)));
     }
-    TableMeta created = meta.build();
-    tables.create(created);
+    TableMeta created = meta.setCreateRequestId(request.getRequestId()).build();
+    try {
+      tables.create(created);
+    } catch (TableExistsException raced) {
+      return madeByThisRequest(name, request);
+    }
     LOG.info("created table '{}' (id {}) with {} tablets on {} servers", name, created.getSpec().getId(),
         tablets.size(), Math.min(tablets.size(), live.size()));
     TabletCommands.awaitQuietly(commands.openAll(created, live), waitForServers);
     return TableMetas.withAddresses(created, live);
+  }
+
+  /**
+   * The table {@code name}, which exists, if this very request created it (its answer was lost, in a
+   * master failover say, and the client sent it again); otherwise {@link TableExistsException}.
+   */
+  private TableMeta madeByThisRequest(String name, CreateTableRequest request) throws Exception {
+    TableMeta existing = tables.read(name).map(TableStore.Versioned::meta).orElse(null);
+    if (existing != null && !request.getRequestId().isEmpty()
+        && request.getRequestId().equals(existing.getCreateRequestId())) {
+      LOG.info("create of table '{}' sent again (request {}): it was made by the first one", name,
+          request.getRequestId());
+      return TableMetas.withAddresses(existing, liveServers.read());
+    }
+    throw new TableExistsException("table '" + name + "' exists already");
   }
 
   /** Refuses a placement that would give a server more tablets than it may serve. */

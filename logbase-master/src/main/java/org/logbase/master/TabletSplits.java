@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 import org.logbase.common.Bytes;
 import org.logbase.common.InvalidRequestException;
+import io.grpc.StatusRuntimeException;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.SplitIntent;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
@@ -101,8 +103,14 @@ final class TabletSplits {
           }
           if (now.hasSplit()) {
             LOG.info("finishing the split of tablet {} left pending", TableMetas.tabletName(table, t.getTablet().getTabletId()));
-            finish(table, now);
-            done++;
+            try {
+              finish(table, now);
+              done++;
+            } catch (LogBaseException e) {
+              // Tried again next pass (or forgotten, when refused); the other splits and the pass go on.
+              LOG.warn("could not finish the split of tablet {} yet: {}",
+                  TableMetas.tabletName(table, t.getTablet().getTabletId()), e.getMessage());
+            }
           }
         }
       }
@@ -132,6 +140,18 @@ final class TabletSplits {
       synchronized (assignmentLock) {
         split = tables.update(table, m -> withDaughters(m, tabletId, intent, at));
       }
+    } catch (LogBaseException e) {
+      if (refused(e)) {
+        // The server checked the key before it stopped anything: nothing was split. Forget the
+        // intent, or the tablet could never move and every balancer pass would try again.
+        synchronized (assignmentLock) {
+          tables.update(table, m -> withoutIntent(m, tabletId, intent));
+        }
+        String why = ((StatusRuntimeException) e.getCause()).getStatus().getDescription();
+        LOG.info("split of tablet {} refused by {}: {}; not split", name, server, why);
+        throw new InvalidRequestException("tablet " + name + " was not split: " + why);
+      }
+      throw e;
     } finally {
       moves.unmark(name);
     }
@@ -142,6 +162,22 @@ final class TabletSplits {
     LOG.info("split tablet {} at {} into tablets {} and {} on {}", name, Bytes.toStringBinary(at), intent.getLeftId(),
         intent.getRightId(), server);
     return new Split(intent.getLeftId(), intent.getRightId(), at, server);
+  }
+
+  /** Whether the server refused the split as asked (INVALID_REQUEST): it then split nothing. */
+  private static boolean refused(LogBaseException e) {
+    return e.getCause() instanceof StatusRuntimeException s
+        && RpcErrors.fromStatus(s, "split") instanceof InvalidRequestException;
+  }
+
+  private static TableMeta withoutIntent(TableMeta meta, int tabletId, SplitIntent intent) {
+    TableMeta.Builder b = meta.toBuilder();
+    for (TabletLocation.Builder t : b.getTabletsBuilderList()) {
+      if (t.getTablet().getTabletId() == tabletId && t.getSplit().equals(intent)) {
+        t.clearSplit();
+      }
+    }
+    return b.build();
   }
 
   private static TabletLocation tablet(TableMeta meta, int tabletId) {

@@ -100,6 +100,18 @@ class TableMetadataTest {
   }
 
   @Test
+  void aCreateSentAgainWithItsRequestIdFindsItsTableAndAnotherCreateIsRefused() {
+    CreateTableRequest first = CreateTableRequest.newBuilder(MasterAdmin.simpleTable("again", "m"))
+        .setRequestId("request-1").build();
+    TableMeta made = admin.call(s -> s.createTable(first));
+    // The answer was lost (a master failover, say) and the client sends the same request again.
+    TableMeta again = admin.call(s -> s.createTable(first));
+    assertEquals(made.getSpec().getId(), again.getSpec().getId(), "the same table, not a second one");
+    assertThrows(TableExistsException.class, () -> admin.call(s -> s.createTable(
+        CreateTableRequest.newBuilder(MasterAdmin.simpleTable("again", "m")).setRequestId("request-2").build())));
+  }
+
+  @Test
   void typedErrorsForExistingAndUnknownTables() {
     admin.call(s -> s.createTable(MasterAdmin.simpleTable("t")));
     assertThrows(TableExistsException.class, () -> admin.call(s -> s.createTable(MasterAdmin.simpleTable("t"))));

@@ -430,11 +430,13 @@ public final class StorageEngine implements Closeable {
     return checkpoints.isSplit(d);
   }
 
-  public synchronized byte[] splitTablet(TabletDescriptor parent, byte[] key, int leftId, int rightId)
-      throws IOException {
-    if (checkpoints.isSplit(parent)) {
-      return checkpoints.split(parent, key, leftId, rightId);
-    }
+  /**
+   * The key a split of {@code parent} (served here) would use: {@code key} if it is inside the
+   * tablet (not its first key), or about the middle of its versions when {@code key} is null.
+   *
+   * @throws InvalidRequestException if the key is outside, or there is nothing to split
+   */
+  public byte[] splitKey(TabletDescriptor parent, byte[] key) {
     Tablet t = tabletOrNull(parent.id());
     if (t == null) {
       throw new NotServingTabletException("this server does not serve tablet " + parent + ", which is not split");
@@ -447,6 +449,15 @@ public final class StorageEngine implements Closeable {
       throw new InvalidRequestException("split key " + Bytes.toStringBinary(at) + " is not inside " + parent
           + " (nor may it be its first key)");
     }
+    return at;
+  }
+
+  public synchronized byte[] splitTablet(TabletDescriptor parent, byte[] key, int leftId, int rightId)
+      throws IOException {
+    if (checkpoints.isSplit(parent)) {
+      return checkpoints.split(parent, key, leftId, rightId);
+    }
+    byte[] at = splitKey(parent, key);
     closeTablet(parent.id());
     byte[] done = checkpoints.split(parent, at, leftId, rightId);
     LOG.info("split tablet {} at {} into tablets {} and {}", parent, Bytes.toStringBinary(done), leftId, rightId);

@@ -84,6 +84,12 @@ final class ServedTablets implements AutoCloseable {
     return engine.isSplit(d);
   }
 
+  /** The key a split would use (see {@link StorageEngine#splitKey}); refuses a bad one before anything stops. */
+  byte[] splitKey(TabletDescriptor d, byte[] key) {
+    checkServing();
+    return engine.splitKey(d, key);
+  }
+
   /** Splits a tablet this server serves (its writes stopped), or answers the key of a split done. */
   byte[] split(TabletDescriptor d, byte[] key, int leftId, int rightId) throws IOException {
     checkServing();

@@ -102,6 +102,7 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
     byte[] key = req.getSplitKey().isEmpty() ? null : req.getSplitKey().toByteArray();
     Tablet t = tablets.findServed(d.schema().name(), d.tabletId());
     if (t != null) {
+      key = tablets.splitKey(d, key); // a bad key or nothing to split: refused before writes stop
       txns.closeForWrites(t, "it is being split", drainMs);
     }
     try {
