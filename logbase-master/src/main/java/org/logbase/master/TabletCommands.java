@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.logbase.common.Failures;
 import org.logbase.common.LogBaseException;
+import org.logbase.rpc.CloseTabletResponse;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TableSpec;
@@ -130,7 +131,7 @@ final class TabletCommands {
    * did not close it (it still serves it then, or it closed it and the reconciler opens it there
    * again: either way the tablet stays where it is).
    */
-  CompletableFuture<Void> closeToMove(String address, String table, int tabletId) {
+  CompletableFuture<CloseTabletResponse> closeToMove(String address, String table, int tabletId) {
     return clients.closeTablet(address, table, tabletId);
   }
 

@@ -135,11 +135,14 @@ final class TabletMoves {
       moving.put(name, from + " -> " + to);
     }
     long t0 = System.nanoTime();
+    long closedAt = 0;
+    long servedMs = 0;
     boolean reassigned = false;
     try {
       LOG.info("moving tablet {} from {} to {}: closing it on {}", name, from, to, from);
-      TabletCommands.await(commands.closeToMove(fromAddress, table, tabletId), commandDeadline,
-          "close tablet " + name + " on " + from);
+      servedMs = TabletCommands.await(commands.closeToMove(fromAddress, table, tabletId), commandDeadline,
+          "close tablet " + name + " on " + from).getServedMs();
+      closedAt = System.nanoTime();
       synchronized (assignmentLock) {
         TableMeta updated = tables.update(table, m -> reassign(m, tabletId, from, to));
         reassigned = ownerOf(updated, tabletId).equals(to);
@@ -166,8 +169,11 @@ final class TabletMoves {
           name, to, e.getMessage(), to);
       throw e;
     }
-    long ms = (System.nanoTime() - t0) / 1_000_000;
-    LOG.info("moved tablet {} from {} to {}: not served for {} ms", name, from, to, ms);
+    // From the source's refusing writes (after its checkpoint, taken while it still served) to now.
+    long ms = (System.nanoTime() - t0) / 1_000_000 - servedMs;
+    LOG.info("moved tablet {} from {} to {}: not served for {} ms (checkpoint while serving {} ms, then closing {} ms,"
+        + " reassigning and opening {} ms)", name, from, to, ms, servedMs, (closedAt - t0) / 1_000_000 - servedMs,
+        (System.nanoTime() - closedAt) / 1_000_000);
     return new Moved(table, tabletId, from, to, ms);
   }
 

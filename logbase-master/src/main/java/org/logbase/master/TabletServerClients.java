@@ -47,25 +47,15 @@ final class TabletServerClients implements AutoCloseable {
   CompletableFuture<Void> openTablets(String address, List<OpenTabletRequest> tablets) {
     OpenTabletsRequest request = OpenTabletsRequest.newBuilder().addAllTablets(tablets)
         .setMasterEpoch(epoch.getAsLong()).build();
-    return this.<OpenTabletsResponse>call(address, (stub, done) -> stub.openTablets(request, done));
+    return this.<OpenTabletsResponse>call(address, (stub, done) -> stub.openTablets(request, done))
+        .thenApply(r -> null);
   }
 
-  /** Asks the server at {@code address} to stop serving a tablet. */
-  CompletableFuture<Void> closeTablet(String address, String table, int tabletId) {
+  /** Asks the server at {@code address} to stop serving a tablet; the answer says how long it still served. */
+  CompletableFuture<CloseTabletResponse> closeTablet(String address, String table, int tabletId) {
     CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTabletId(tabletId)
         .setMasterEpoch(epoch.getAsLong()).build();
     return this.<CloseTabletResponse>call(address, (stub, done) -> stub.closeTablet(request, done));
-  }
-
-  @Override
-  public void close() {
-    closed = true;
-    channels.close();
-  }
-
-  /** One asynchronous call whose response carries nothing but success. */
-  private interface AdminCall<R> {
-    void send(TabletAdminServiceStub stub, StreamObserver<R> done);
   }
 
   /** Asks the server at {@code address} to split a tablet; completes with the key it split at. */
@@ -76,29 +66,23 @@ final class TabletServerClients implements AutoCloseable {
     if (key != null) {
       request.setSplitKey(ByteString.copyFrom(key));
     }
-    CompletableFuture<SplitTabletResponse> answer = new CompletableFuture<>();
-    CompletableFuture<Void> done = this.<SplitTabletResponse>call(address, (stub, observer) -> stub.splitTablet(request.build(),
-        new StreamObserver<>() {
-          @Override
-          public void onNext(SplitTabletResponse r) {
-            answer.complete(r);
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            observer.onError(t);
-          }
-
-          @Override
-          public void onCompleted() {
-            observer.onCompleted();
-          }
-        }));
-    return done.thenApply(v -> answer.getNow(SplitTabletResponse.getDefaultInstance()).getSplitKey().toByteArray());
+    return this.<SplitTabletResponse>call(address, (stub, done) -> stub.splitTablet(request.build(), done))
+        .thenApply(r -> r.getSplitKey().toByteArray());
   }
 
-  private <R> CompletableFuture<Void> call(String address, AdminCall<R> call) {
-    CompletableFuture<Void> result = new CompletableFuture<>();
+  @Override
+  public void close() {
+    closed = true;
+    channels.close();
+  }
+
+  /** One asynchronous call with a single response. */
+  private interface AdminCall<R> {
+    void send(TabletAdminServiceStub stub, StreamObserver<R> done);
+  }
+
+  private <R> CompletableFuture<R> call(String address, AdminCall<R> call) {
+    CompletableFuture<R> result = new CompletableFuture<>();
     if (closed) {
       result.completeExceptionally(new IllegalStateException("master is shutting down"));
       return result;
@@ -111,10 +95,14 @@ final class TabletServerClients implements AutoCloseable {
     return result;
   }
 
-  private static <R> StreamObserver<R> observer(CompletableFuture<Void> result) {
+  private static <R> StreamObserver<R> observer(CompletableFuture<R> result) {
     return new StreamObserver<>() {
+      private R response;
+
       @Override
-      public void onNext(R response) {}
+      public void onNext(R r) {
+        response = r;
+      }
 
       @Override
       public void onError(Throwable t) {
@@ -123,7 +111,7 @@ final class TabletServerClients implements AutoCloseable {
 
       @Override
       public void onCompleted() {
-        result.complete(null);
+        result.complete(response);
       }
     };
   }

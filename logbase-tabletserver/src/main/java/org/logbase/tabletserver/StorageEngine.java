@@ -281,10 +281,13 @@ public final class StorageEngine implements Closeable {
    */
   private List<TabletCheckpoints.Start> takeOver(Path otherLog, List<TabletCheckpoints.Start> starts)
       throws IOException {
+    long t0 = System.nanoTime();
     options.otherLogs().fence(fs, otherLog);
+    long fenced = System.nanoTime();
     SegmentFiles.register(files, fs, otherLog);
     Replay other = Replay.of(fs, otherLog, logConfig, starts, new ArrayList<>(), 0);
     other.scanTo(null);
+    long replayed = System.nanoTime();
     List<PreparedRecords> inDoubt = other.undecided();
     remember(other.report());
     clock.observe(other.maxTimestamp());
@@ -303,7 +306,9 @@ public final class StorageEngine implements Closeable {
       }
       out.add(new TabletCheckpoints.Start(s.tablet(), here, logDir, w.position(), w.lsn(), other.maxTimestamp(),
           s.checkpointsLoaded(), s.entries()));
-      LOG.info("took over tablet {} from {}: {}", s.tablet(), otherLog, other.report());
+      LOG.info("took over tablet {} from {} (fence {} ms, segments and replay {} ms, prepared and checkpoint {} ms): {}",
+          s.tablet(), otherLog, (fenced - t0) / 1_000_000, (replayed - fenced) / 1_000_000,
+          (System.nanoTime() - replayed) / 1_000_000, other.report());
     }
     return out;
   }
@@ -406,13 +411,42 @@ public final class StorageEngine implements Closeable {
 
   /** Stops serving a tablet, then checkpoints it, so whoever opens it next replays little. */
   public synchronized void closeTablet(TabletId id) throws IOException {
+    closeTablet(id, true);
+  }
+
+  /**
+   * Checkpoints a tablet that goes on serving: taken just before a move or a split stops its
+   * writes, so that the close itself need not write one (its next server replays the short stretch
+   * of this log written in between). Writes the index files of the groups written since the last
+   * checkpoint: the slow part of a checkpoint, done while the tablet still serves.
+   */
+  public void checkpointBeforeClose(TabletId id) throws IOException {
+    TabletRegistry.Entry e = registry.snapshot().get(id);
+    if (e != null) {
+      long t0 = System.nanoTime();
+      checkpointer.checkpoint(e.groups());
+      LOG.info("checkpointed tablet {} before closing it in {} ms", e.tablet().descriptor(),
+          (System.nanoTime() - t0) / 1_000_000);
+    }
+  }
+
+  /**
+   * Stops serving a tablet. With {@code checkpoint}, checkpoints it first; without, its newest
+   * checkpoint (one {@link #checkpointBeforeClose} just wrote, say) and this log's records after it
+   * are what its next server opens it from: every record of it is durable in this log (the writes
+   * were drained), so nothing is lost either way.
+   */
+  public synchronized void closeTablet(TabletId id, boolean checkpoint) throws IOException {
     TabletRegistry.Entry e = registry.remove(id);
     if (e == null) {
       return;
     }
-    checkpointer.checkpoint(e.groups());
+    long t0 = System.nanoTime();
+    if (checkpoint) {
+      checkpointer.checkpoint(e.groups());
+    }
     checkpoints.forget(e.tablet().descriptor());
-    LOG.info("closed tablet {}", e.tablet().descriptor());
+    LOG.info("closed tablet {} ({} ms)", e.tablet().descriptor(), (System.nanoTime() - t0) / 1_000_000);
   }
 
   /**
@@ -458,7 +492,7 @@ public final class StorageEngine implements Closeable {
       return checkpoints.split(parent, key, leftId, rightId);
     }
     byte[] at = splitKey(parent, key);
-    closeTablet(parent.id());
+    closeTablet(parent.id(), false);
     byte[] done = checkpoints.split(parent, at, leftId, rightId);
     LOG.info("split tablet {} at {} into tablets {} and {}", parent, Bytes.toStringBinary(done), leftId, rightId);
     return done;

@@ -77,6 +77,7 @@ public final class ElasticityBenchmark {
     int seconds = args.intValue("seconds", 20);
     int sessionMs = args.intValue("session-ms", 6000);
     String tmp = args.string("tmp", System.getProperty("java.io.tmpdir"));
+    boolean keep = args.bool("keep", false);
     args.finish("ElasticityBenchmark");
 
     Path dir = Files.createTempDirectory(Path.of(tmp), "logbase-elastic-");
@@ -111,7 +112,11 @@ public final class ElasticityBenchmark {
       }
     } finally {
       hdfs.close();
-      deleteRecursively(dir);
+      if (keep) {
+        System.out.println("kept the cluster's files and logs in " + dir);
+      } else {
+        deleteRecursively(dir);
+      }
     }
   }
 

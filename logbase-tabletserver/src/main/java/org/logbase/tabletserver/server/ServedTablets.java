@@ -101,6 +101,16 @@ final class ServedTablets implements AutoCloseable {
     return engine.registry().snapshot().find(table, tabletId);
   }
 
+  /** Checkpoints a served tablet that is about to close (see {@link StorageEngine#checkpointBeforeClose}). */
+  void checkpointBeforeClose(Tablet t) throws IOException {
+    engine.checkpointBeforeClose(t.descriptor().id());
+  }
+
+  /** Stops serving a tablet whose writes were drained, without a checkpoint of its own. */
+  void closeDrained(Tablet t) throws IOException {
+    engine.closeTablet(t.descriptor().id(), false);
+  }
+
   void close(String table, int tabletId) throws IOException {
     Tablet t = engine.registry().snapshot().find(table, tabletId);
     if (t != null) {
