@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Failover, moves and rebalancing (issue #11): a cluster of processes (ZooKeeper, a master, 4 tablet
 # servers) with its logs on an in-process MiniDFSCluster. Fills ts1's tablets until its log holds
-# about 1 GB (checkpoints every 200,000 updates), kills ts1 with kill -9 and measures until every one
+# about 1 GB (checkpoints every 20,000 updates of an index), kills ts1 with kill -9 and measures until every one
 # of its tablets answers at its new server; moves 6 tablets one at a time and measures each one's time
 # without writes and the log segments created meanwhile; runs a workload like YCSB's A (half reads,
 # half updates) for 20 s on the balanced cluster and then while the balancer moves tablets to a fourth
@@ -12,7 +12,7 @@
 #
 # Environment:
 #   ELASTIC_ARGS     extra --key value flags: --log-mb 1024 --value-bytes 1024 --tablets 24
-#                    --load-threads 16 --checkpoint-updates 200000 --moves 6 --threads 8 --seconds 20
+#                    --load-threads 16 --checkpoint-updates 20000 --moves 6 --threads 8 --seconds 20
 #                    --session-ms 6000 --tmp DIR; --help lists them
 #   JAVA_OPTS        extra JVM flags
 #   BENCH_MVN_FLAGS  Maven flags (default: -o, offline)

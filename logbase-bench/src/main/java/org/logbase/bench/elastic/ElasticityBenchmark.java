@@ -71,7 +71,7 @@ public final class ElasticityBenchmark {
     int valueBytes = args.intValue("value-bytes", 1024);
     int tablets = args.intValue("tablets", 24);
     int loaders = args.intValue("load-threads", 16);
-    long checkpointUpdates = args.longValue("checkpoint-updates", 200_000);
+    long checkpointUpdates = args.longValue("checkpoint-updates", 20_000);
     int moves = args.intValue("moves", 6);
     int threads = args.intValue("threads", 8);
     int seconds = args.intValue("seconds", 20);
