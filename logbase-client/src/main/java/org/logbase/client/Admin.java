@@ -12,16 +12,16 @@ import org.logbase.common.TableNotFoundException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
-import org.logbase.rpc.SplitRequest;
-import org.logbase.rpc.SplitResponse;
-import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.BalancerRequest;
-import org.logbase.rpc.MoveTabletResponse;
-import org.logbase.rpc.MoveTabletRequest;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.CreateTableRequest;
+import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.ListTablesRequest;
 import org.logbase.rpc.MasterServiceGrpc.MasterServiceBlockingStub;
+import org.logbase.rpc.MoveTabletRequest;
+import org.logbase.rpc.MoveTabletResponse;
+import org.logbase.rpc.SplitRequest;
+import org.logbase.rpc.SplitResponse;
 import org.logbase.rpc.TableName;
 
 /**

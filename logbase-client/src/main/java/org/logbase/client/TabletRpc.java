@@ -1,6 +1,5 @@
 package org.logbase.client;
 
-import org.logbase.common.rpc.ChannelPool;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.Channel;
 import io.grpc.Deadline;
@@ -10,6 +9,7 @@ import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerUnresponsiveException;
+import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.Mutation;
 import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletServiceGrpc;

@@ -1,26 +1,26 @@
 package org.logbase.master;
 
 import com.google.protobuf.ByteString;
-import org.logbase.rpc.SplitTabletRequest;
-import org.logbase.rpc.SplitTabletResponse;
-import org.logbase.rpc.TableSpec;
-import org.logbase.rpc.TabletSpec;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
-import java.util.function.LongSupplier;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletsRequest;
 import org.logbase.rpc.OpenTabletsResponse;
+import org.logbase.rpc.SplitTabletRequest;
+import org.logbase.rpc.SplitTabletResponse;
+import org.logbase.rpc.TableSpec;
 import org.logbase.rpc.TabletAdminServiceGrpc;
 import org.logbase.rpc.TabletAdminServiceGrpc.TabletAdminServiceStub;
+import org.logbase.rpc.TabletSpec;
 
 /**
  * The master's calls to tablet servers ({@code TabletAdminService}): one gRPC channel per address,

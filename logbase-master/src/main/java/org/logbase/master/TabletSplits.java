@@ -1,12 +1,12 @@
 package org.logbase.master;
 
 import com.google.protobuf.ByteString;
+import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.logbase.common.Bytes;
 import org.logbase.common.InvalidRequestException;
-import io.grpc.StatusRuntimeException;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.SplitIntent;

@@ -1,7 +1,5 @@
 package org.logbase.master;
 
-import org.logbase.testing.Await;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -34,6 +32,7 @@ import org.logbase.rpc.ServerStatus;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
 import org.logbase.rpc.TabletRef;
+import org.logbase.testing.Await;
 
 /** Table metadata through the active master's RPCs, with three fake tablet servers. */
 class TableMetadataTest {

@@ -56,6 +56,21 @@ public final class Checkpointer implements Closeable {
     return checkpoints.write(descriptor(groups), groups, watermark.get());
   }
 
+  /** An action on the open tablets that no checkpoint may overlap. */
+  @FunctionalInterface
+  public interface Exclusive {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs {@code action} (a tablet leaving the open tablets) between rounds: a round reads the open
+   * tablets once at its start, so a tablet closed while one runs would still be checkpointed by it,
+   * and a checkpoint written after its next server took it over would name this server's log.
+   */
+  public synchronized void exclusive(Exclusive action) throws IOException {
+    action.run();
+  }
+
   /** Starts the background checks (once a second). */
   public void start() {
     timer.scheduleWithFixedDelay(this::checkDue, 1, 1, TimeUnit.SECONDS);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.hadoop.fs.FileSystem;
@@ -49,6 +50,7 @@ public final class TabletCheckpoints {
   private final FileRegistry files;
   private final FileIds ids;
   private final Path ownLog;
+  private final ConcurrentHashMap<TabletId, Object> writing = new ConcurrentHashMap<>();
 
   /**
    * Where a tablet's rebuild starts: its indexes as loaded (empty without a checkpoint) and the log
@@ -241,7 +243,14 @@ public final class TabletCheckpoints {
    *
    * @return the checkpoint now newest (the previous one if nothing changed since)
    */
-  public synchronized CheckpointEdit write(TabletDescriptor d, GroupIndex[] groups, Watermark wm) throws IOException {
+  public CheckpointEdit write(TabletDescriptor d, GroupIndex[] groups, Watermark wm) throws IOException {
+    // One checkpoint of a tablet at a time; different tablets' go on in parallel (a takeover's do).
+    synchronized (writing.computeIfAbsent(d.id(), id -> new Object())) {
+      return writeLocked(d, groups, wm);
+    }
+  }
+
+  private CheckpointEdit writeLocked(TabletDescriptor d, GroupIndex[] groups, Watermark wm) throws IOException {
     ManifestLog log = manifests.log(d.id(), LOG::warn);
     TabletManifest m = log.current();
     if (m.retired()) {

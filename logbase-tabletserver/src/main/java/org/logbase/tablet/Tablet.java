@@ -1,7 +1,5 @@
 package org.logbase.tablet;
 
-import org.logbase.common.Row;
-import org.logbase.common.Cell;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,8 +10,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.logbase.common.Bytes;
+import org.logbase.common.Cell;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.KeyOutOfRangeException;
+import org.logbase.common.Row;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.TableSchema;

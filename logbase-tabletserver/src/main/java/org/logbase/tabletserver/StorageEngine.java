@@ -2,6 +2,7 @@ package org.logbase.tabletserver;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,18 +16,21 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.common.NotServingTabletException;
-import org.logbase.common.InvalidRequestException;
 import org.logbase.common.Bytes;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.Threads;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.files.FileIds;
 import org.logbase.files.FileRegistry;
 import org.logbase.files.LocalFileIds;
 import org.logbase.index.BLinkTree;
-import org.logbase.manifest.Manifests;
-import org.logbase.rpc.CheckpointEdit;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
 import org.logbase.log.LogConfig;
@@ -37,11 +41,13 @@ import org.logbase.log.LogStats;
 import org.logbase.log.LogWriter;
 import org.logbase.log.RecordReader;
 import org.logbase.log.SegmentFiles;
+import org.logbase.manifest.Manifests;
 import org.logbase.recovery.Checkpointer;
-import org.logbase.recovery.TabletCheckpoints;
 import org.logbase.recovery.LogRecovery;
 import org.logbase.recovery.RecoveryReport;
 import org.logbase.recovery.Replay;
+import org.logbase.recovery.TabletCheckpoints;
+import org.logbase.rpc.CheckpointEdit;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.HybridClock;
 import org.logbase.tablet.IndexApplier;
@@ -64,6 +70,8 @@ import org.slf4j.LoggerFactory;
  * later, as a master assigns them; the open ones are in one {@link TabletRegistry}.
  */
 public final class StorageEngine implements Closeable {
+  /** Tablets taken over whose checkpoints are written at the same time. */
+  private static final int TAKEOVER_CHECKPOINT_THREADS = 4;
   private static final Logger LOG = LoggerFactory.getLogger(StorageEngine.class);
   /** Reports of tablet openings kept for {@link #recentOpenings}. */
   private static final int OPENINGS_KEPT = 16;
@@ -294,10 +302,10 @@ public final class StorageEngine implements Closeable {
     // Nothing of these tablets is in this log after the watermark: they were served elsewhere.
     IndexApplier.Watermark w = applier.watermark();
     relogPrepared(otherLog, inDoubt);
+    writeInParallel(starts, other, w);
     List<TabletCheckpoints.Start> out = new ArrayList<>();
     for (TabletCheckpoints.Start s : starts) {
       GroupIndex[] built = other.indexes().get(s.tablet().id());
-      checkpoints.write(s.tablet(), built, w);
       GroupIndex[] here = new GroupIndex[built.length];
       for (int i = 0; i < built.length; i++) {
         if (built[i] != null) {
@@ -311,6 +319,38 @@ public final class StorageEngine implements Closeable {
           (System.nanoTime() - replayed) / 1_000_000, other.report());
     }
     return out;
+  }
+
+  /**
+   * Checkpoints the tablets taken over at {@code w}, several at a time: each writes the index files
+   * of tablets that may hold hundreds of thousands of entries, the slowest step of a failover.
+   */
+  private void writeInParallel(List<TabletCheckpoints.Start> starts, Replay other, IndexApplier.Watermark w)
+      throws IOException {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(TAKEOVER_CHECKPOINT_THREADS, starts.size()),
+        Threads.daemon("takeover-checkpoint"));
+    try {
+      List<Future<CheckpointEdit>> written = new ArrayList<>();
+      for (TabletCheckpoints.Start s : starts) {
+        GroupIndex[] built = other.indexes().get(s.tablet().id());
+        written.add(pool.submit(() -> checkpoints.write(s.tablet(), built, w)));
+      }
+      for (Future<CheckpointEdit> f : written) {
+        try {
+          f.get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while checkpointing tablets taken over");
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof IOException io ? io : new IOException("checkpointing a tablet taken over failed",
+              e.getCause());
+        }
+      }
+    } finally {
+      // Not shutdownNow: interrupting a thread in the middle of an HDFS write can break the client
+      // it shares with the others. A failure above waited for every write already.
+      pool.shutdown();
+    }
   }
 
   /**
@@ -437,16 +477,20 @@ public final class StorageEngine implements Closeable {
    * were drained), so nothing is lost either way.
    */
   public synchronized void closeTablet(TabletId id, boolean checkpoint) throws IOException {
-    TabletRegistry.Entry e = registry.remove(id);
-    if (e == null) {
+    long t0 = System.nanoTime();
+    TabletRegistry.Entry[] closed = {null};
+    // Between checkpoint rounds: none may checkpoint the tablet after it left (see Checkpointer).
+    checkpointer.exclusive(() -> {
+      closed[0] = registry.remove(id);
+      if (closed[0] != null && checkpoint) {
+        checkpointer.checkpoint(closed[0].groups());
+      }
+    });
+    if (closed[0] == null) {
       return;
     }
-    long t0 = System.nanoTime();
-    if (checkpoint) {
-      checkpointer.checkpoint(e.groups());
-    }
-    checkpoints.forget(e.tablet().descriptor());
-    LOG.info("closed tablet {} ({} ms)", e.tablet().descriptor(), (System.nanoTime() - t0) / 1_000_000);
+    checkpoints.forget(closed[0].tablet().descriptor());
+    LOG.info("closed tablet {} ({} ms)", closed[0].tablet().descriptor(), (System.nanoTime() - t0) / 1_000_000);
   }
 
   /**

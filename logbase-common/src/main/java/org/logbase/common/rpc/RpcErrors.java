@@ -1,8 +1,5 @@
 package org.logbase.common.rpc;
 
-import org.logbase.common.ServerUnresponsiveException;
-import org.logbase.common.NotActiveMasterException;
-import org.logbase.common.NotServingTabletException;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -10,6 +7,9 @@ import java.nio.channels.ClosedChannelException;
 import org.logbase.common.Echo;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.NotActiveMasterException;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.ServerUnresponsiveException;
 import org.logbase.common.ValueTooLargeException;
 
 /** Converts between LogBase exceptions and gRPC statuses carrying an {@link ErrorCode}. */

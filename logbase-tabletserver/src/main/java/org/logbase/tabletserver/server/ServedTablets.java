@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutionException;
 import org.logbase.common.Echo;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotServingTabletException;
@@ -13,8 +16,8 @@ import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableSpec;
-import org.logbase.rpc.TabletSpec;
 import org.logbase.rpc.TabletRef;
+import org.logbase.rpc.TabletSpec;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.StorageEngine;
@@ -94,6 +97,21 @@ final class ServedTablets implements AutoCloseable {
   byte[] split(TabletDescriptor d, byte[] key, int leftId, int rightId) throws IOException {
     checkServing();
     return engine.splitTablet(d, key, leftId, rightId);
+  }
+
+  /**
+   * Waits (at most {@code maxMs}) until the opens of this tablet asked for so far are done, so that
+   * a close that follows sees the tablet they open.
+   */
+  void awaitOpens(String table, int tabletId, long maxMs) throws InterruptedException {
+    try {
+      opener.settled(table, tabletId).get(maxMs, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new AssertionError("settled() never fails", e);
+    } catch (TimeoutException e) {
+      throw new ServerStoppingException("tablet " + tabletId + " of '" + Echo.of(table) + "' is still being opened"
+          + " after " + maxMs + " ms; close it again later");
+    }
   }
 
   /** The served tablet with these names, or null. */

@@ -1,25 +1,25 @@
 package org.logbase.tabletserver.server;
 
 import com.google.protobuf.ByteString;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.logbase.common.Threads;
-import org.logbase.rpc.SplitTabletRequest;
-import org.logbase.rpc.SplitTabletResponse;
-import org.logbase.tablet.TabletDescriptor;
-import io.grpc.stub.StreamObserver;
-import java.util.List;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletResponse;
 import org.logbase.rpc.OpenTabletsRequest;
 import org.logbase.rpc.OpenTabletsResponse;
+import org.logbase.rpc.SplitTabletRequest;
+import org.logbase.rpc.SplitTabletResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
 import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TabletDescriptor;
 import org.logbase.txn.TxnManager;
 
 /**
@@ -60,6 +60,7 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   public void closeTablet(CloseTabletRequest req, StreamObserver<CloseTabletResponse> out) {
     calls.unary(out, () -> {
       epochs.admit(req.getMasterEpoch(), "closing tablet " + req.getTabletId() + " of " + req.getTable());
+      tablets.awaitOpens(req.getTable(), req.getTabletId(), drainMs);
       Tablet t = tablets.findServed(req.getTable(), req.getTabletId());
       if (t == null) {
         return CloseTabletResponse.getDefaultInstance();
@@ -119,8 +120,8 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
-      if (t != null) {
-        t.gate().reopen(); // refused before it was closed (a bad key, say): it goes on serving
+      if (t != null && tablets.findServed(d.schema().name(), d.tabletId()) == t) {
+        t.gate().reopen(); // failed before it was closed: it goes on serving
       }
       throw e;
     }

@@ -2,6 +2,8 @@ package org.logbase.tabletserver.server;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -28,6 +30,8 @@ final class TabletOpener implements AutoCloseable {
 
   private final StorageEngine engine;
   private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
+  /** Requests queued or being opened (until their future completes). */
+  private final Set<Request> pending = ConcurrentHashMap.newKeySet();
   private final Thread thread;
   private volatile boolean closed;
 
@@ -44,8 +48,26 @@ final class TabletOpener implements AutoCloseable {
       r.done().completeExceptionally(new ServerStoppingException("tablet server is stopping"));
       return r.done();
     }
+    pending.add(r);
+    r.done().whenComplete((v, e) -> pending.remove(r));
     queue.add(r);
     return r.done();
+  }
+
+  /**
+   * Completes once every open of {@code table}'s tablet {@code tabletId} asked for so far has
+   * finished, whether it succeeded or not. A close waits for this first: a close that found the
+   * tablet not open yet, while an open of it was queued, would let that open serve it afterwards,
+   * on this server and on the one it was moved to.
+   */
+  CompletableFuture<Void> settled(String table, int tabletId) {
+    List<CompletableFuture<Void>> opens = new ArrayList<>();
+    for (Request r : pending) {
+      if (r.tablets().stream().anyMatch(d -> d.tabletId() == tabletId && d.schema().name().equals(table))) {
+        opens.add(r.done().handle((v, e) -> null));
+      }
+    }
+    return CompletableFuture.allOf(opens.toArray(CompletableFuture[]::new));
   }
 
   private void run() {
