@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.logbase.common.Threads;
@@ -98,8 +99,19 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      return served.thenApplyAsync(v -> SplitTabletResponse.newBuilder()
-          .setSplitKey(ByteString.copyFrom(split(d, req))).build(), splitter);
+      // An open that fails because a split of this tablet finished meanwhile (a master asking again
+      // while the first request was between the close and the retirement) is no failure: the split
+      // below then answers the key it was done at.
+      return served.handle((v, openFailure) -> openFailure).thenApplyAsync(openFailure -> {
+        try {
+          if (openFailure != null && !tablets.isSplit(d)) {
+            throw openFailure instanceof CompletionException c ? c : new CompletionException(openFailure);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        return SplitTabletResponse.newBuilder().setSplitKey(ByteString.copyFrom(split(d, req))).build();
+      }, splitter);
     });
   }
 
