@@ -45,12 +45,14 @@ final class AssignmentReconciler {
    * the same schema is a no-op for a tablet server. Does not wait for the servers' answers.
    */
   void reconcileAll() throws Exception {
-    List<TableMeta> all = tables.all();
-    Map<String, String> live = liveServers.read();
-    int tablets = all.stream().mapToInt(TableMeta::getTabletsCount).sum();
-    LOG.info("loaded metadata of {} tables ({} tablets); {} tablet servers live", all.size(), tablets,
-        live.size());
-    commands.openAll(all, live);
+    synchronized (failover.lock()) { // as every open: on the assignment as it is, no move under way
+      List<TableMeta> all = tables.all();
+      Map<String, String> live = liveServers.read();
+      int tablets = all.stream().mapToInt(TableMeta::getTabletsCount).sum();
+      LOG.info("loaded metadata of {} tables ({} tablets); {} tablet servers live", all.size(), tablets,
+          live.size());
+      commands.openAll(all, live);
+    }
   }
 
   /**

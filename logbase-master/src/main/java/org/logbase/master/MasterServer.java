@@ -111,7 +111,7 @@ public final class MasterServer implements AutoCloseable {
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
         new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, draining, commands,
-            TableLimits.from(config)),
+            TableLimits.from(config), failover.lock(), moves),
         reconciler, loads,
         new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
         TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits));

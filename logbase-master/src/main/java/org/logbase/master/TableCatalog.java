@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.TableExistsException;
 import org.logbase.common.schema.SchemaProtos;
@@ -34,9 +35,17 @@ final class TableCatalog {
   private final DrainingServers draining;
   private final TabletCommands commands;
   private final TableLimits limits;
+  private final Object assignmentLock;
+  private final TabletMoves moves;
 
+  /**
+   * @param assignmentLock the lock moves, failover and the reconciliation decide under
+   * @param moves tells which tablets are being moved (asked under {@code assignmentLock})
+   */
   TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, DrainingServers draining,
-      TabletCommands commands, TableLimits limits) {
+      TabletCommands commands, TableLimits limits, Object assignmentLock, TabletMoves moves) {
+    this.assignmentLock = assignmentLock;
+    this.moves = moves;
     this.draining = draining;
     this.tables = tables;
     this.tableIds = tableIds;
@@ -148,8 +157,24 @@ final class TableCatalog {
     });
     LOG.info("table '{}': added column group '{}' (id {})", request.getTable(),
         request.getColumnGroup().getName(), updated.getNextColumnGroupId() - 1);
-    Map<String, String> live = liveServers.read();
-    TabletCommands.awaitQuietly(commands.openAll(updated, live), waitForServers);
+    Map<String, String> live;
+    CompletableFuture<Void> opens;
+    synchronized (assignmentLock) {
+      // On the assignment as it is now: a tablet moved since the update is re-opened on its new
+      // server, and one being moved is left to its move (the target opens it with the new schema).
+      // An open sent to a tablet's old server after a move would serve it there again.
+      TableMeta now = tables.get(request.getTable()).meta();
+      TableMeta.Builder reopen = now.toBuilder().clearTablets();
+      for (TabletLocation t : now.getTabletsList()) {
+        if (!moves.isMoving(TableMetas.tabletName(request.getTable(), t.getTablet().getTabletId()))) {
+          reopen.addTablets(t);
+        }
+      }
+      live = liveServers.read();
+      opens = commands.openAll(reopen.build(), live);
+      updated = now;
+    }
+    TabletCommands.awaitQuietly(opens, waitForServers);
     return TableMetas.withAddresses(updated, live);
   }
 
