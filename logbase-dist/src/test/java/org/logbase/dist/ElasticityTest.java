@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -170,19 +171,8 @@ class ElasticityTest {
       // another server, and the master finishes the split there.
       String victim = "ts2";
       TabletInfo onVictim = after.tablets().stream().filter(t -> t.serverId().equals(victim)).findFirst().orElseThrow();
-      int delayMs = random.nextInt(300);
-      CompletableFuture<String> split = CompletableFuture.supplyAsync(() -> {
-        try {
-          TabletSplit x = admin.admin().splitTablet(TABLE, onVictim.tabletId(), null);
-          return "split into " + x.leftId() + " and " + x.rightId();
-        } catch (LogBaseException e) {
-          return "failed: " + e.getMessage();
-        }
-      });
-      TimeUnit.MILLISECONDS.sleep(delayMs); // the random moment of the kill: not synchronisation
-      cluster.tabletServers.get(victim).kill9();
-      System.out.printf("ELASTIC: splitting tablet %d, killed %s after %d ms: %s%n", onVictim.tabletId(), victim, delayMs,
-          split.get(2, TimeUnit.MINUTES));
+      killDuring("splitting tablet " + onVictim.tabletId(), () -> splitOutcome(admin, onVictim.tabletId()),
+          cluster.tabletServers.get(victim), victim, random.nextInt(300));
       awaitSplitAndServed(admin, onVictim.tabletId(), 11, victim);
       load.awaitAcked(load.acked() + 1000);
 
@@ -190,19 +180,8 @@ class ElasticityTest {
       String activeMaster = cluster.masterAt(admin.admin().clusterStatus().activeMaster());
       TabletInfo onTs1 = admin.admin().describeTable(TABLE).tablets().stream().filter(t -> t.serverId().equals("ts1"))
           .findFirst().orElseThrow();
-      int masterDelayMs = random.nextInt(300);
-      CompletableFuture<String> split2 = CompletableFuture.supplyAsync(() -> {
-        try {
-          TabletSplit x = admin.admin().splitTablet(TABLE, onTs1.tabletId(), null);
-          return "split into " + x.leftId() + " and " + x.rightId();
-        } catch (LogBaseException e) {
-          return "failed: " + e.getMessage();
-        }
-      });
-      TimeUnit.MILLISECONDS.sleep(masterDelayMs); // the random moment of the kill: not synchronisation
-      cluster.masters.get(activeMaster).kill9();
-      System.out.printf("ELASTIC: splitting tablet %d, killed the active master %s after %d ms: %s%n", onTs1.tabletId(),
-          activeMaster, masterDelayMs, split2.get(2, TimeUnit.MINUTES));
+      killDuring("splitting tablet " + onTs1.tabletId(), () -> splitOutcome(admin, onTs1.tabletId()),
+          cluster.masters.get(activeMaster), "the active master " + activeMaster, random.nextInt(300));
       awaitSplitAndServed(admin, onTs1.tabletId(), 12, victim);
       load.awaitAcked(load.acked() + 1000);
       load.stopAndCheck(admin);
@@ -237,21 +216,37 @@ class ElasticityTest {
     return table.tablets().stream().filter(t -> t.contains(Bytes.utf8(key))).findFirst().orElseThrow();
   }
 
-  /** Starts moving {@code tablet} from {@code from} to {@code to}, kills {@code victim} after {@code delayMs}. */
-  private static void killDuringMove(LocalCluster cluster, LogBaseClient admin, int tablet, String from, String to,
-      String victim, int delayMs) throws Exception {
-    CompletableFuture<String> move = CompletableFuture.supplyAsync(() -> {
+  /**
+   * Runs {@code operation} (an admin call) in the background and kills {@code victim} with kill -9
+   * {@code delayMs} later; prints how the operation ended (it may fail: the end state is checked).
+   */
+  private static void killDuring(String what, Supplier<String> operation, ChildProcess victim, String victimName,
+      int delayMs) throws Exception {
+    CompletableFuture<String> outcome = CompletableFuture.supplyAsync(() -> {
       try {
-        TabletMove m = admin.admin().moveTablet(TABLE, tablet, to);
-        return "moved in " + m.unavailableMs() + " ms";
+        return operation.get();
       } catch (LogBaseException e) {
         return "failed: " + e.getMessage();
       }
     });
     TimeUnit.MILLISECONDS.sleep(delayMs); // the random moment of the kill: not synchronisation
-    cluster.tabletServers.get(victim).kill9();
-    System.out.printf("ELASTIC: moving tablet %d from %s to %s, killed %s after %d ms: the move %s%n", tablet, from,
-        to, victim, delayMs, move.get(2, TimeUnit.MINUTES));
+    victim.kill9();
+    System.out.printf("ELASTIC: %s, killed %s after %d ms: %s%n", what, victimName, delayMs,
+        outcome.get(2, TimeUnit.MINUTES));
+  }
+
+  private static String splitOutcome(LogBaseClient admin, int tabletId) {
+    TabletSplit x = admin.admin().splitTablet(TABLE, tabletId, null);
+    return "split into " + x.leftId() + " and " + x.rightId();
+  }
+
+  /** Starts moving {@code tablet} from {@code from} to {@code to}, kills {@code victim} after {@code delayMs}. */
+  private static void killDuringMove(LocalCluster cluster, LogBaseClient admin, int tablet, String from, String to,
+      String victim, int delayMs) throws Exception {
+    killDuring("moving tablet " + tablet + " from " + from + " to " + to, () -> {
+      TabletMove m = admin.admin().moveTablet(TABLE, tablet, to);
+      return "moved in " + m.unavailableMs() + " ms";
+    }, cluster.tabletServers.get(victim), victim, delayMs);
     Await.until(Duration.ofSeconds(90), "every tablet on a live server other than " + victim, () -> {
       for (TabletInfo t : admin.admin().describeTable(TABLE).tablets()) {
         if (t.serverId().equals(victim) || !t.hasServer()) {

@@ -3,6 +3,7 @@ package org.logbase.master;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.logbase.common.InvalidRequestException;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
 
@@ -31,6 +32,13 @@ final class TableMetas {
       }
     }
     return counts;
+  }
+
+  /** The tablet with this id; {@link InvalidRequestException} naming the table when it has none. */
+  static TabletLocation tablet(TableMeta meta, int tabletId) {
+    return meta.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId).findFirst()
+        .orElseThrow(() -> new InvalidRequestException("table '" + meta.getSpec().getName() + "' has no tablet "
+            + tabletId + " (describe lists its tablets)"));
   }
 
   /** The name a tablet has in status reports and logs: {@code table/tablet_id}. */

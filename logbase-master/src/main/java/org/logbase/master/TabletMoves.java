@@ -105,10 +105,7 @@ final class TabletMoves {
 
   private Moved moveAlone(String table, int tabletId, String requested) throws Exception {
     String name = TableMetas.tabletName(table, tabletId);
-    TableMeta meta = tables.get(table).meta();
-    TabletLocation tablet = meta.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId)
-        .findFirst().orElseThrow(() -> new InvalidRequestException(
-            "table '" + table + "' has no tablet " + tabletId + " (describe lists its tablets)"));
+    TabletLocation tablet = TableMetas.tablet(tables.get(table).meta(), tabletId);
     String from = tablet.getServerId();
     Map<String, String> live = liveServers.read();
     String fromAddress = live.get(from);
@@ -131,13 +128,11 @@ final class TabletMoves {
     if (draining.read().contains(to)) {
       throw new InvalidRequestException("server " + to + " is being decommissioned and takes no tablets");
     }
-    synchronized (assignmentLock) {
-      moving.put(name, from + " -> " + to);
-    }
+    mark(name, from + " -> " + to);
     long t0 = System.nanoTime();
-    long closedAt = 0;
-    long servedMs = 0;
-    boolean reassigned = false;
+    long closedAt;
+    long servedMs;
+    boolean reassigned;
     try {
       LOG.info("moving tablet {} from {} to {}: closing it on {}", name, from, to, from);
       servedMs = TabletCommands.await(commands.closeToMove(fromAddress, table, tabletId), commandDeadline,
@@ -145,22 +140,16 @@ final class TabletMoves {
       closedAt = System.nanoTime();
       synchronized (assignmentLock) {
         TableMeta updated = tables.update(table, m -> reassign(m, tabletId, from, to));
-        reassigned = ownerOf(updated, tabletId).equals(to);
-        moving.remove(name);
+        reassigned = TableMetas.tablet(updated, tabletId).getServerId().equals(to);
       }
     } finally {
-      if (!reassigned) {
-        synchronized (assignmentLock) {
-          moving.remove(name);
-        }
-      }
+      unmark(name);
     }
     if (!reassigned) {
       throw new LogBaseException("tablet " + name + " was moved off " + from + " by a failover while this move ran");
     }
     TableMeta now = tables.get(table).meta();
-    TabletLocation moved = now.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId)
-        .findFirst().orElseThrow();
+    TabletLocation moved = TableMetas.tablet(now, tabletId);
     try {
       TabletCommands.await(commands.openMoved(toAddress, new TabletCommands.Assignment(now.getSpec(), moved.getTablet())),
           commandDeadline, "open tablet " + name + " on " + to);
@@ -196,10 +185,5 @@ final class TabletMoves {
       }
     }
     return b.build();
-  }
-
-  private static String ownerOf(TableMeta meta, int tabletId) {
-    return meta.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId)
-        .map(TabletLocation::getServerId).findFirst().orElse("");
   }
 }

@@ -65,7 +65,7 @@ final class TabletSplits {
    */
   Split split(String table, int tabletId, byte[] key) throws Exception {
     synchronized (moves.serial()) {
-      TabletLocation t = tablet(tables.get(table).meta(), tabletId);
+      TabletLocation t = TableMetas.tablet(tables.get(table).meta(), tabletId);
       if (key != null) {
         TabletSpec s = t.getTablet();
         boolean inside = Bytes.compare(key, s.getStartKey().toByteArray()) > 0
@@ -78,7 +78,7 @@ final class TabletSplits {
       if (!t.hasSplit()) {
         synchronized (assignmentLock) {
           TableMeta updated = tables.update(table, m -> withIntent(m, tabletId, key));
-          t = tablet(updated, tabletId);
+          t = TableMetas.tablet(updated, tabletId);
         }
       }
       return finish(table, t);
@@ -88,16 +88,23 @@ final class TabletSplits {
   /** Finishes every split left pending (by a master or a server that died mid-split); returns how many. */
   int resumePending() throws Exception {
     int done = 0;
+    Map<String, String> live = null; // read once a pass, and only when a split is pending
     for (TableMeta meta : tables.all()) {
       for (TabletLocation t : meta.getTabletsList()) {
-        if (!t.hasSplit() || !liveServers.read().containsKey(t.getServerId())) {
+        if (!t.hasSplit()) {
+          continue;
+        }
+        if (live == null) {
+          live = liveServers.read();
+        }
+        if (!live.containsKey(t.getServerId())) {
           continue; // a dead server's tablet is failover's first
         }
         synchronized (moves.serial()) {
           String table = meta.getSpec().getName();
           TabletLocation now;
           try {
-            now = tablet(tables.get(table).meta(), t.getTablet().getTabletId());
+            now = TableMetas.tablet(tables.get(table).meta(), t.getTablet().getTabletId());
           } catch (InvalidRequestException gone) {
             continue; // finished meanwhile
           }
@@ -180,11 +187,6 @@ final class TabletSplits {
     return b.build();
   }
 
-  private static TabletLocation tablet(TableMeta meta, int tabletId) {
-    return meta.getTabletsList().stream().filter(t -> t.getTablet().getTabletId() == tabletId).findFirst()
-        .orElseThrow(() -> new InvalidRequestException("table '" + meta.getSpec().getName() + "' has no tablet "
-            + tabletId + " (describe lists its tablets)"));
-  }
 
   /** The table's next free tablet id (older metadata has none: one above the largest). */
   static int nextTabletId(TableMeta meta) {
