@@ -22,6 +22,9 @@ final class SplitCommand extends TableCommand {
     TableDescription d = client().admin().describeTable(table);
     if (key != null) {
       byte[] at = ByteArgs.parse(key);
+      if (at.length == 0) {
+        throw new ShellException("an empty KEY splits nothing; leave KEY out to split every tablet at its middle");
+      }
       TabletInfo t = d.tablets().stream().filter(x -> x.contains(at)).findFirst()
           .orElseThrow(() -> new ShellException("no tablet of " + table + " holds " + key));
       print(client().admin().splitTablet(table, t.tabletId(), at));

@@ -151,6 +151,11 @@ class ElasticityTest {
       System.out.printf("ELASTIC: split of an empty tablet refused (%s); it moved afterwards to %s%n",
           refused.getMessage(), emptyMoved.toServer());
 
+      // A key longer than a row key may be: refused before anything is recorded.
+      LogBaseException tooLong = assertThrows(LogBaseException.class,
+          () -> admin.admin().splitTablet(TABLE, 1, Bytes.utf8("k1-" + "x".repeat(40_000))));
+      assertTrue(tooLong.getMessage().contains("a key has at most"), tooLong.getMessage());
+
       // At a key, then at the middle.
       TabletInfo k3 = tabletHolding(table, "k3-x");
       TabletSplit atKey = admin.admin().splitTablet(TABLE, k3.tabletId(), Bytes.utf8("k3-w2"));

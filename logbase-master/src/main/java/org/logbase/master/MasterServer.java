@@ -105,7 +105,8 @@ public final class MasterServer implements AutoCloseable {
     failover = new TabletFailover(tables, liveServers, draining, commands,
         Duration.ofMillis(config.getLong(FAILOVER_STARTUP_GRACE_MS, DEFAULT_FAILOVER_STARTUP_GRACE_MS)), System::nanoTime);
     TabletMoves moves = new TabletMoves(tables, liveServers, draining, commands, failover.lock(), TABLET_COMMAND_DEADLINE);
-    TabletSplits splits = new TabletSplits(tables, liveServers, commands, moves, failover.lock(), TABLET_COMMAND_DEADLINE);
+    TabletSplits splits = new TabletSplits(tables, liveServers, commands, moves, failover.lock(), TABLET_COMMAND_DEADLINE,
+        TableLimits.from(config));
     reconciler = new AssignmentReconciler(tables, liveServers, commands, failover, moves);
     oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());

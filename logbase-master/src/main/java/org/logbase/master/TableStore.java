@@ -84,11 +84,17 @@ final class TableStore {
     return tables;
   }
 
+  /**
+   * Largest metadata of one table, well below what ZooKeeper takes in one write (jute.maxbuffer,
+   * 1 MiB by default): a larger write makes ZooKeeper drop the master's session, again and again.
+   */
+  static final int MAX_META_BYTES = 512 * 1024;
+
   /** Writes a new table; {@link TableExistsException} when one of that name exists already. */
   void create(TableMeta meta) throws Exception {
     String name = meta.getSpec().getName();
     try {
-      epoch.commit(zk.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(pathOf(name), meta.toByteArray()));
+      epoch.commit(zk.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(pathOf(name), bounded(meta)));
     } catch (KeeperException.NodeExistsException e) {
       throw new TableExistsException("table '" + name + "' exists already");
     }
@@ -104,7 +110,7 @@ final class TableStore {
       Versioned current = get(name);
       TableMeta updated = change.apply(current.meta());
       try {
-        epoch.commit(zk.transactionOp().setData().withVersion(current.version()).forPath(pathOf(name), updated.toByteArray()));
+        epoch.commit(zk.transactionOp().setData().withVersion(current.version()).forPath(pathOf(name), bounded(updated)));
         return updated;
       } catch (KeeperException.BadVersionException raced) {
         // Another update won; retry on top of it.
@@ -128,6 +134,16 @@ final class TableStore {
         throw notFound(name);
       }
     }
+  }
+
+  /** The metadata's bytes; {@link InvalidRequestException} when they are over {@link #MAX_META_BYTES}. */
+  static byte[] bounded(TableMeta meta) {
+    byte[] bytes = meta.toByteArray();
+    if (bytes.length > MAX_META_BYTES) {
+      throw new InvalidRequestException("the metadata of table '" + meta.getSpec().getName() + "' would take "
+          + bytes.length + " bytes; at most " + MAX_META_BYTES + ": use fewer tablets or shorter split keys");
+    }
+    return bytes;
   }
 
   private String pathOf(String name) {

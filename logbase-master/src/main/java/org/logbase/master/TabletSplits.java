@@ -48,9 +48,11 @@ final class TabletSplits {
   private final TabletMoves moves;
   private final Object assignmentLock;
   private final Duration commandDeadline;
+  private final TableLimits limits;
 
   TabletSplits(TableStore tables, LiveServers liveServers, TabletCommands commands, TabletMoves moves,
-      Object assignmentLock, Duration commandDeadline) {
+      Object assignmentLock, Duration commandDeadline, TableLimits limits) {
+    this.limits = limits;
     this.tables = tables;
     this.liveServers = liveServers;
     this.commands = commands;
@@ -66,6 +68,10 @@ final class TabletSplits {
   Split split(String table, int tabletId, byte[] key) throws Exception {
     synchronized (moves.serial()) {
       TabletLocation t = TableMetas.tablet(tables.get(table).meta(), tabletId);
+      if (key != null && key.length > limits.maxKeyBytes()) {
+        throw new InvalidRequestException("split key has " + key.length + " bytes; a key has at most "
+            + limits.maxKeyBytes() + " (" + TableLimits.MAX_KEY_BYTES + ")");
+      }
       if (key != null) {
         TabletSpec s = t.getTablet();
         boolean inside = Bytes.compare(key, s.getStartKey().toByteArray()) > 0
@@ -77,7 +83,7 @@ final class TabletSplits {
       }
       if (!t.hasSplit()) {
         synchronized (assignmentLock) {
-          TableMeta updated = tables.update(table, m -> withIntent(m, tabletId, key));
+          TableMeta updated = tables.update(table, m -> withIntent(checkRoom(m, key), tabletId, key));
           t = TableMetas.tablet(updated, tabletId);
         }
       }
@@ -187,6 +193,28 @@ final class TabletSplits {
     return b.build();
   }
 
+
+  /**
+   * Refuses a split the metadata could not record once it is done: one tablet more than the table
+   * may have, or daughters whose bounds (the key, or the longest key the server may pick) would
+   * take the metadata over {@link TableStore#MAX_META_BYTES}. Checked before the intent is written,
+   * since a split the server has done must be recordable.
+   */
+  private TableMeta checkRoom(TableMeta meta, byte[] key) {
+    if (meta.getTabletsCount() + 1 > limits.maxTabletsPerTable()) {
+      throw new InvalidRequestException("table '" + meta.getSpec().getName() + "' has " + meta.getTabletsCount()
+          + " tablets; a table has at most " + limits.maxTabletsPerTable() + " (" + TableLimits.MAX_TABLETS_PER_TABLE
+          + ")");
+    }
+    long keyBytes = key != null ? key.length : limits.maxKeyBytes();
+    long after = meta.getSerializedSize() + 2 * keyBytes + 256;
+    if (after > TableStore.MAX_META_BYTES) {
+      throw new InvalidRequestException("table '" + meta.getSpec().getName() + "' cannot be split further: its"
+          + " metadata would take up to " + after + " bytes, at most " + TableStore.MAX_META_BYTES
+          + (key == null ? " (a split without a key reserves " + limits.maxKeyBytes() + " bytes for it)" : ""));
+    }
+    return meta;
+  }
 
   /** The table's next free tablet id (older metadata has none: one above the largest). */
   static int nextTabletId(TableMeta meta) {
