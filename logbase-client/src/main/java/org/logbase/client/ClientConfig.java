@@ -18,7 +18,7 @@ public final class ClientConfig {
   public static final long DEFAULT_RETRY_INITIAL_MS = 50;
   /** Longest pause between retries; pauses double up to it (ms). */
   public static final String RETRY_MAX_MS = "client.retry.max.ms";
-  public static final long DEFAULT_RETRY_MAX_MS = 2000;
+  public static final long DEFAULT_RETRY_MAX_MS = 1000;
   /**
    * Longest wait for one attempt of a get or a single-row write (ms). A server that does not answer
    * in time (paused, or overloaded) is taken as gone for this request: the tablet is looked up

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Flat key/value configuration (conf/logbase.properties plus overrides). Typed getters turn bad
@@ -59,14 +60,23 @@ public final class Config {
   }
 
   public long getLong(String key, long defaultValue) {
+    return parsed(key, defaultValue, Long::parseLong, "a whole number");
+  }
+
+  public double getDouble(String key, double defaultValue) {
+    return parsed(key, defaultValue, Double::parseDouble, "a number");
+  }
+
+  /** The value of {@code key} parsed (underscores between digits allowed), or the default if unset. */
+  private <T> T parsed(String key, T defaultValue, Function<String, T> parse, String what) {
     String v = values.get(key);
     if (v == null) {
       return defaultValue;
     }
     try {
-      return Long.parseLong(v.replace("_", ""));
+      return parse.apply(v.replace("_", ""));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("configuration " + key + "=" + v + " is not a whole number");
+      throw new IllegalArgumentException("configuration " + key + "=" + v + " is not " + what);
     }
   }
 

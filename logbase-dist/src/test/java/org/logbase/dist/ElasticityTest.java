@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -40,7 +42,8 @@ import org.logbase.testing.ChildProcess;
  * move, a server that joins and gets tablets from the balancer, a server decommissioned and drained
  * (the clients see retries only, no failed operation); and moves whose source or target is killed
  * with kill -9 at a random moment (no acknowledged write lost, every tablet served by exactly one
- * server afterwards).
+ * server afterwards); splits asked for and splits cut short by kill -9; and, with no operator
+ * asking, splits of tablets grown past the size threshold and a busy tablet moved off a busy server.
  */
 class ElasticityTest {
   static final String TABLE = FailoverTest.TABLE;
@@ -192,6 +195,64 @@ class ElasticityTest {
       load.stopAndCheck(admin);
       for (TabletInfo t : admin.admin().describeTable(TABLE).tablets()) {
         assertServedByExactlyOne(cluster, List.of("ts1", "ts3"), t);
+      }
+    }
+  }
+
+  @Test
+  void tabletsPastTheSizeThresholdSplitByThemselvesAndAHotTabletMovesToTheQuietServer() throws Exception {
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 2, true, Map.of("master.balancer.interval.ms", "1000",
+            "tabletserver.heartbeat.interval.ms", "500", "master.split.versions", "300", "master.table.max.tablets", "14",
+            "master.balancer.load.min.requests.per.second", "20"));
+        LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
+        FailoverTest.Load load = new FailoverTest.Load(cluster)) {
+      createTable(admin);
+      load.start();
+
+      // Splits by size, while the balancer evens out the counts: no operator asks.
+      long t0 = System.nanoTime();
+      Await.until(Duration.ofSeconds(180), "the table split by itself to its 14 tablets at most",
+          () -> admin.admin().describeTable(TABLE).tablets().size() == 14);
+      System.out.printf("ELASTIC: the table grew from 8 to 14 tablets by itself in %d ms (split past 300 versions)%n",
+          (System.nanoTime() - t0) / 1_000_000);
+      load.awaitAcked(load.acked() + 2000); // splits refused at the limit from now on: the table stays served
+      load.stopAndCheck(admin);
+      assertEquals(14, admin.admin().describeTable(TABLE).tablets().size(), "no tablet beyond the table's limit");
+      admin.admin().setBalancer(false); // returns once a move under way has ended
+      for (TabletInfo t : admin.admin().describeTable(TABLE).tablets()) {
+        assertServedByExactlyOne(cluster, List.of("ts1", "ts2"), t);
+      }
+
+      // Two busy tablets on one server: the balancer moves one of them to the other server.
+      TableDescription hot = admin.admin().createTable(TableDefinition.builder("hot").columnGroup("g", "c").build(),
+          Bytes.utf8("m"));
+      for (TabletInfo t : hot.tablets()) {
+        admin.table("hot").put(Bytes.utf8(t.startKey().length == 0 ? "a" : "z"), Map.of("c", Bytes.utf8("v")));
+        if (!t.serverId().equals("ts1")) {
+          admin.admin().moveTablet("hot", t.tabletId(), "ts1");
+        }
+      }
+      AtomicBoolean reading = new AtomicBoolean(true);
+      AtomicLong reads = new AtomicLong();
+      List<CompletableFuture<Void>> readers = new ArrayList<>();
+      for (int r = 0; r < 2; r++) {
+        readers.add(CompletableFuture.runAsync(() -> {
+          try (LogBaseClient c = LogBaseClient.connect(cluster.zkConnect())) {
+            while (reading.get()) {
+              c.table("hot").get(Bytes.utf8(reads.incrementAndGet() % 2 == 0 ? "a" : "z"));
+            }
+          }
+        }));
+      }
+      admin.admin().setBalancer(true);
+      long t1 = System.nanoTime();
+      Await.until(Duration.ofSeconds(120), "the two busy tablets on different servers", () -> admin.admin()
+          .describeTable("hot").tablets().stream().map(TabletInfo::serverId).distinct().count() == 2);
+      System.out.printf("ELASTIC: of two busy tablets on ts1, the balancer moved one to ts2 in %d ms (%d reads)%n",
+          (System.nanoTime() - t1) / 1_000_000, reads.get());
+      reading.set(false);
+      for (CompletableFuture<Void> f : readers) {
+        f.get(1, TimeUnit.MINUTES); // a failed read fails the test here
       }
     }
   }

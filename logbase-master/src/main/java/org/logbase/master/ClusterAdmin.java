@@ -56,10 +56,21 @@ final class ClusterAdmin {
         .setSplitKey(ByteString.copyFrom(s.key())).setServerId(s.server()).build();
   }
 
+  /**
+   * Reads or sets the balancer switch. Switched off, it returns once a balancing move under way has
+   * ended: the balancer reads the switch again under the moves' lock before each move, so none
+   * starts afterwards (a decommissioned server is still drained).
+   */
   BalancerResponse balancer(BalancerRequest r) throws Exception {
     if (r.getSet()) {
       balancer.set(r.getEnabled());
-      LOG.info("balancer switched {}", r.getEnabled() ? "on" : "off");
+      if (!r.getEnabled()) {
+        synchronized (moves.serial()) {
+          LOG.info("balancer switched off; no balancing move is under way");
+        }
+      } else {
+        LOG.info("balancer switched on");
+      }
     }
     return BalancerResponse.newBuilder().setEnabled(balancer.enabled()).build();
   }

@@ -132,7 +132,7 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
       if (request.getServerId().isEmpty()) {
         throw new InvalidRequestException("heartbeat without a server id");
       }
-      loads.record(request.getServerId(), request.getAddress(), request.getLoad());
+      loads.record(request);
       reconciler.reconcileServer(request.getServerId(), request.getServingList());
       return HeartbeatResponse.getDefaultInstance();
     });

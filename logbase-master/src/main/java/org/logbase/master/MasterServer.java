@@ -99,7 +99,7 @@ public final class MasterServer implements AutoCloseable {
     TableStore tables = new TableStore(zk, paths, epoch);
     LiveServers liveServers = new LiveServers(zk, paths);
     TabletCommands commands = new TabletCommands(tabletServers);
-    ServerLoads loads = new ServerLoads();
+    ServerLoads loads = new ServerLoads(System::nanoTime);
     DrainingServers draining = new DrainingServers(zk, paths);
     BalancerSwitch balancerSwitch = new BalancerSwitch(zk, paths);
     failover = new TabletFailover(tables, liveServers, draining, commands,
@@ -116,7 +116,8 @@ public final class MasterServer implements AutoCloseable {
         reconciler, loads,
         new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
         TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits));
-    balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, splits, election::isActive);
+    balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, splits, loads, BalancePlanner.from(config),
+        AutoSplits.from(config), election::isActive);
     balancerIntervalMs = config.getLong(BALANCER_INTERVAL_MS, DEFAULT_BALANCER_INTERVAL_MS);
   }
 

@@ -174,7 +174,5 @@ final class TabletFailover {
     return names;
   }
 
-  private record TabletName(String table, int tabletId) {}
-
   private record Move(String from, String to) {}
 }

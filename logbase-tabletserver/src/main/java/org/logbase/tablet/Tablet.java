@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Bytes;
 import org.logbase.common.Cell;
 import org.logbase.common.HybridTimestamp;
@@ -39,6 +40,7 @@ public final class Tablet {
   private final TimestampSource clock;
   private final TabletLimits limits;
   private final WriteGate gate;
+  private final LongAdder requests = new LongAdder();
 
   /** @param groups group indexes by column-group id (array index = id; ids without a group are null) */
   public Tablet(
@@ -191,6 +193,27 @@ public final class Tablet {
       }
     }
     return out;
+  }
+
+  /** Counts a request that named this tablet (its server reports the count: {@link #requests}). */
+  public void noteRequest() {
+    requests.increment();
+  }
+
+  /** Requests that named this tablet since it was opened here (or its schema last changed). */
+  public long requests() {
+    return requests.sum();
+  }
+
+  /** Row versions in this tablet's indexes, all column groups: its size, as splits measure it. */
+  public long versions() {
+    long n = 0;
+    for (GroupIndex g : groups) {
+      if (g != null) {
+        n += g.index().size();
+      }
+    }
+    return n;
   }
 
   /**

@@ -493,16 +493,6 @@ public final class StorageEngine implements Closeable {
     LOG.info("closed tablet {} ({} ms)", closed[0].tablet().descriptor(), (System.nanoTime() - t0) / 1_000_000);
   }
 
-  /**
-   * Splits a tablet into two daughters without copying data: closes it (a checkpoint), then records
-   * the split in the manifests; the daughters are opened like any tablet, from the parent's
-   * checkpoint, and the parent's records in the log reach them by key. The caller stops the
-   * tablet's writes first (the transaction layer's {@code closeForWrites}). Asked again after it was
-   * done, it answers the same key (the master may not have had the first answer).
-   *
-   * @param key where the right daughter starts; null: about the middle of the tablet's versions
-   * @return the key it was split at
-   */
   /** Whether the tablet was split (its manifest is retired). */
   public boolean isSplit(TabletDescriptor d) throws IOException {
     return checkpoints.isSplit(d);
@@ -530,6 +520,16 @@ public final class StorageEngine implements Closeable {
     return at;
   }
 
+  /**
+   * Splits a tablet into two daughters without copying data: closes it (a checkpoint), then records
+   * the split in the manifests; the daughters are opened like any tablet, from the parent's
+   * checkpoint, and the parent's records in the log reach them by key. The caller stops the
+   * tablet's writes first (the transaction layer's {@code closeForWrites}). Asked again after it was
+   * done, it answers the same key (the master may not have had the first answer).
+   *
+   * @param key where the right daughter starts; null: about the middle of the tablet's versions
+   * @return the key it was split at
+   */
   public synchronized byte[] splitTablet(TabletDescriptor parent, byte[] key, int leftId, int rightId)
       throws IOException {
     if (checkpoints.isSplit(parent)) {

@@ -16,6 +16,7 @@ import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableSpec;
+import org.logbase.rpc.TabletLoad;
 import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletSpec;
 import org.logbase.tablet.Tablet;
@@ -46,6 +47,7 @@ final class ServedTablets implements AutoCloseable {
       throw new NotServingTabletException(
           "this server does not serve tablet " + ref.getTabletId() + " of table '" + Echo.of(ref.getTable()) + "'");
     }
+    t.noteRequest();
     return t;
   }
 
@@ -57,7 +59,11 @@ final class ServedTablets implements AutoCloseable {
 
   /** The served tablet of {@code table} holding {@code key}, or null. */
   Tablet findByKey(String table, byte[] key) {
-    return engine.registry().snapshot().findByKey(table, key);
+    Tablet t = engine.registry().snapshot().findByKey(table, key);
+    if (t != null) {
+      t.noteRequest();
+    }
+    return t;
   }
 
   /**
@@ -141,6 +147,17 @@ final class ServedTablets implements AutoCloseable {
     for (TabletRegistry.Entry e : engine.registry().snapshot().entries()) {
       out.add(TabletRef.newBuilder().setTable(e.tablet().descriptor().schema().name())
           .setTabletId(e.id().tabletId()).build());
+    }
+    return out;
+  }
+
+  /** Each served tablet's size and request count, for the heartbeat. */
+  List<TabletLoad> loads() {
+    List<TabletLoad> out = new ArrayList<>();
+    for (TabletRegistry.Entry e : engine.registry().snapshot().entries()) {
+      Tablet t = e.tablet();
+      out.add(TabletLoad.newBuilder().setTablet(TabletRef.newBuilder().setTable(t.descriptor().schema().name())
+          .setTabletId(e.id().tabletId())).setVersions(t.versions()).setRequests(t.requests()).build());
     }
     return out;
   }

@@ -204,7 +204,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           .setLoad(ServerLoad.newBuilder().setTablets(tablets.count()).setRequests(requests)
               .setRequestsPerSecond(perSecond).setLogBytes(engine.logStats().bytes()).setLocks(txns.locks().size())
               .setLogFileBytes(logFileSize.bytes()).setStartedMs(startedMs).setUnknownDecides(txns.unknownDecides()))
-          .addAllServing(tablets.serving());
+          .addAllServing(tablets.serving()).addAllTabletLoads(tablets.loads());
     });
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
     LOG.info("tablet server {} serving at {}", id, address);
