@@ -39,15 +39,9 @@ public final class RecordCodec {
 
   /** Encodes a whole frame; the LSN and CRC are filled in later by {@link #seal}. */
   public static byte[] encode(LogRecord r) {
-    byte[][] names = new byte[r.columns().size()][];
+    byte[][] names = columnNames(r.columns());
     int bodyLength = FIXED_BODY_BYTES + varintSize(r.key().length) + r.key().length
-        + varintSize(names.length);
-    for (int i = 0; i < names.length; i++) {
-      LogRecord.Column c = r.columns().get(i);
-      names[i] = c.name().getBytes(StandardCharsets.UTF_8);
-      bodyLength += varintSize(names[i].length) + names[i].length
-          + varintSize(c.value().length) + c.value().length;
-    }
+        + columnsSize(names, r.columns());
     byte[] frame = new byte[FRAME_HEADER_BYTES + bodyLength];
     ByteBuffer b = ByteBuffer.wrap(frame);
     b.putInt(bodyLength).putInt(0);
@@ -55,11 +49,7 @@ public final class RecordCodec {
     b.putLong(r.lsn()).putLong(r.timestamp()).putLong(r.txnId());
     b.putInt(r.tableId()).putInt(r.tabletId()).putInt(r.columnGroupId());
     putBytes(b, r.key());
-    putVarint(b, names.length);
-    for (int i = 0; i < names.length; i++) {
-      putBytes(b, names[i]);
-      putBytes(b, r.columns().get(i).value());
-    }
+    putColumns(b, names, r.columns());
     return frame;
   }
 
@@ -140,11 +130,7 @@ public final class RecordCodec {
       if (type == null || n < 0 || n > b.remaining()) {
         throw new CorruptRecordException("corrupt log record at " + where + ": unknown type or column count");
       }
-      List<LogRecord.Column> cols = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        String name = new String(getBytes(b), StandardCharsets.UTF_8);
-        cols.add(new LogRecord.Column(name, getBytes(b)));
-      }
+      List<LogRecord.Column> cols = getColumns(b, n);
       if (b.hasRemaining()) {
         throw new CorruptRecordException("corrupt log record at " + where + ": trailing bytes");
       }
@@ -164,12 +150,66 @@ public final class RecordCodec {
     return (int) c.getValue();
   }
 
-  private static void putBytes(ByteBuffer b, byte[] v) {
+  /** The UTF-8 names of {@code columns}, encoded once for {@link #columnsSize} and {@link #putColumns}. */
+  public static byte[][] columnNames(List<LogRecord.Column> columns) {
+    byte[][] names = new byte[columns.size()][];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = columns.get(i).name().getBytes(StandardCharsets.UTF_8);
+    }
+    return names;
+  }
+
+  /** Bytes {@link #putColumns} writes: the column count, then each name and value with its length. */
+  public static int columnsSize(byte[][] names, List<LogRecord.Column> columns) {
+    int size = varintSize(names.length);
+    for (int i = 0; i < names.length; i++) {
+      byte[] value = columns.get(i).value();
+      size += varintSize(names[i].length) + names[i].length + varintSize(value.length) + value.length;
+    }
+    return size;
+  }
+
+  /**
+   * Writes columns as a record body holds them: {@code columnCount:varint (nameLength:varint name
+   * valueLength:varint value)*}; sorted segments store them the same way.
+   */
+  public static void putColumns(ByteBuffer b, byte[][] names, List<LogRecord.Column> columns) {
+    putVarint(b, names.length);
+    for (int i = 0; i < names.length; i++) {
+      putBytes(b, names[i]);
+      putBytes(b, columns.get(i).value());
+    }
+  }
+
+  /**
+   * Reads {@code count} columns written by {@link #putColumns} (after their count).
+   *
+   * @throws IllegalStateException if a length runs past the buffer
+   */
+  public static List<LogRecord.Column> getColumns(ByteBuffer b, int count) {
+    if (count < 0 || count > b.remaining()) {
+      throw new IllegalStateException("column count " + count + " beyond the buffer");
+    }
+    List<LogRecord.Column> cols = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String name = new String(getBytes(b), StandardCharsets.UTF_8);
+      cols.add(new LogRecord.Column(name, getBytes(b)));
+    }
+    return cols;
+  }
+
+  /** Writes {@code v} preceded by its length as a varint. */
+  public static void putBytes(ByteBuffer b, byte[] v) {
     putVarint(b, v.length);
     b.put(v);
   }
 
-  private static byte[] getBytes(ByteBuffer b) {
+  /**
+   * Reads bytes written by {@link #putBytes}.
+   *
+   * @throws IllegalStateException if the length runs past the buffer
+   */
+  public static byte[] getBytes(ByteBuffer b) {
     int n = getVarint(b);
     if (n < 0 || n > b.remaining()) {
       throw new IllegalStateException("length " + n + " beyond the record");
@@ -179,7 +219,8 @@ public final class RecordCodec {
     return v;
   }
 
-  static int varintSize(int v) {
+  /** Bytes of {@code v} as an unsigned LEB128 varint. */
+  public static int varintSize(int v) {
     int n = 1;
     while ((v & ~0x7f) != 0) {
       v >>>= 7;
@@ -188,7 +229,8 @@ public final class RecordCodec {
     return n;
   }
 
-  private static void putVarint(ByteBuffer b, int v) {
+  /** Writes {@code v} as an unsigned LEB128 varint (7 bits a byte, low bits first). */
+  public static void putVarint(ByteBuffer b, int v) {
     while ((v & ~0x7f) != 0) {
       b.put((byte) ((v & 0x7f) | 0x80));
       v >>>= 7;
@@ -196,7 +238,12 @@ public final class RecordCodec {
     b.put((byte) v);
   }
 
-  private static int getVarint(ByteBuffer b) {
+  /**
+   * Reads a varint written by {@link #putVarint}.
+   *
+   * @throws IllegalStateException if it is longer than five bytes
+   */
+  public static int getVarint(ByteBuffer b) {
     int v = 0;
     for (int shift = 0; shift < 35; shift += 7) {
       byte x = b.get();

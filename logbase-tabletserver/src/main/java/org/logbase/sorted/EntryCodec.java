@@ -1,0 +1,89 @@
+package org.logbase.sorted;
+
+import static org.logbase.log.RecordCodec.columnNames;
+import static org.logbase.log.RecordCodec.columnsSize;
+import static org.logbase.log.RecordCodec.getBytes;
+import static org.logbase.log.RecordCodec.getColumns;
+import static org.logbase.log.RecordCodec.getVarint;
+import static org.logbase.log.RecordCodec.putBytes;
+import static org.logbase.log.RecordCodec.putColumns;
+import static org.logbase.log.RecordCodec.varintSize;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.logbase.log.LogRecord.Column;
+import org.logbase.log.RecordType;
+
+/**
+ * One entry in a data block of format version 1: {@code keyLength:varint key timestamp:i64 kind:u8}
+ * (the log's record type code: 1 DATA, 2 TOMBSTONE)
+ * and, for DATA, the columns as a log record body holds them ({@link
+ * org.logbase.log.RecordCodec#putColumns}).
+ */
+final class EntryCodec {
+  /** Bytes after the key: timestamp and kind. */
+  static final int FIXED_BYTES = 8 + 1;
+
+  private EntryCodec() {}
+
+  static byte[] encode(SortedEntry e) {
+    byte[] key = e.rowKey();
+    byte[][] names = columnNames(e.columns());
+    int size = varintSize(key.length) + key.length + FIXED_BYTES;
+    if (!e.isTombstone()) {
+      size += columnsSize(names, e.columns());
+    }
+    ByteBuffer b = ByteBuffer.allocate(size);
+    putBytes(b, key);
+    b.putLong(e.timestamp()).put(e.kind().code());
+    if (!e.isTombstone()) {
+      putColumns(b, names, e.columns());
+    }
+    return b.array();
+  }
+
+  /**
+   * Decodes the entry at the buffer's position and moves past it.
+   *
+   * @throws IllegalStateException if it does not parse
+   */
+  static SortedEntry decode(ByteBuffer b) {
+    byte[] key = getBytes(b);
+    long ts = b.getLong();
+    RecordType kind = kind(b.get());
+    List<Column> columns = kind == RecordType.DATA ? getColumns(b, getVarint(b)) : List.of();
+    return new SortedEntry(key, ts, kind, columns);
+  }
+
+  /**
+   * Moves past the entry at the buffer's position without decoding its columns.
+   *
+   * @throws IllegalStateException if it does not parse
+   */
+  static void skip(ByteBuffer b) {
+    skipBytes(b);
+    b.getLong();
+    if (kind(b.get()) == RecordType.DATA) {
+      int n = getVarint(b);
+      for (int i = 0; i < 2 * n; i++) { // a name, then a value
+        skipBytes(b);
+      }
+    }
+  }
+
+  private static RecordType kind(byte code) {
+    RecordType kind = RecordType.fromCode(code);
+    if (kind == null || !kind.isRowVersion()) {
+      throw new IllegalStateException("unknown entry kind " + code);
+    }
+    return kind;
+  }
+
+  private static void skipBytes(ByteBuffer b) {
+    int n = getVarint(b);
+    if (n < 0 || n > b.remaining()) {
+      throw new IllegalStateException("length " + n + " beyond the block");
+    }
+    b.position(b.position() + n);
+  }
+}

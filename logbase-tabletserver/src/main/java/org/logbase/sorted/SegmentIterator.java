@@ -1,0 +1,100 @@
+package org.logbase.sorted;
+
+import java.io.IOException;
+import java.util.NoSuchElementException;
+import org.logbase.common.Bytes;
+
+/**
+ * Iterates a range of a format version 1 segment block by block: a block is read (and checked) when
+ * the iteration reaches it, never before a seek or {@link #hasNext} needs it.
+ */
+final class SegmentIterator implements EntryIterator {
+  private final SegmentReaderV1 reader;
+  private final byte[] start;
+  private final byte[] end;
+
+  private int blockIndex;
+  private DataBlock block;
+  /** Next entry of {@link #block} to return. */
+  private int pos;
+  /** Where a seek asked to start in the block not read yet; null: at its first entry. */
+  private byte[] seekKey;
+  private long seekTs;
+  private SortedEntry next;
+  private boolean ended;
+
+  SegmentIterator(SegmentReaderV1 reader, byte[] startInclusive, byte[] endExclusive) {
+    this.reader = reader;
+    this.start = startInclusive;
+    this.end = endExclusive;
+    if (start == null) {
+      blockIndex = 0;
+    } else {
+      position(start, Long.MAX_VALUE);
+    }
+  }
+
+  @Override
+  public void seek(byte[] rowKey, long timestamp) {
+    if (start != null && Bytes.compare(rowKey, start) < 0) {
+      position(start, Long.MAX_VALUE);
+    } else {
+      position(rowKey, timestamp);
+    }
+  }
+
+  private void position(byte[] key, long ts) {
+    blockIndex = reader.index().find(key, ts);
+    block = null;
+    seekKey = key;
+    seekTs = ts;
+    next = null;
+    ended = false;
+  }
+
+  @Override
+  public boolean hasNext() throws IOException {
+    while (next == null && !ended) {
+      if (block == null) {
+        if (blockIndex >= reader.index().size()) {
+          ended = true;
+          break;
+        }
+        DataBlock b = reader.block(blockIndex);
+        pos = seekKey == null ? 0 : b.seek(seekKey, seekTs);
+        block = b;
+        seekKey = null;
+      }
+      if (pos < block.size()) {
+        SortedEntry e = block.entry(pos++);
+        if (end != null && Bytes.compare(e.rowKey(), end) >= 0) {
+          ended = true;
+        } else {
+          next = e;
+        }
+      } else {
+        block = null;
+        blockIndex++;
+      }
+    }
+    return next != null;
+  }
+
+  @Override
+  public SortedEntry peek() throws IOException {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    return next;
+  }
+
+  @Override
+  public SortedEntry next() throws IOException {
+    SortedEntry e = peek();
+    next = null;
+    return e;
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,161 @@
+package org.logbase.sorted;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Reads a format version 1 segment. Opening checks the footer, header, Bloom filter and block index
+ * (CRC32C each, and that the parts tile the file); a data block is checked (CRC32C of the stored
+ * bytes, decompression to the indexed raw length, its entries' structure and order) before any of
+ * its entries is returned or it enters the block cache.
+ */
+final class SegmentReaderV1 implements SortedSegmentReader {
+  private final PositionedFile file;
+  private final SegmentStats stats;
+  private final BloomFilter filter;
+  private final BlockIndex index;
+  private final BlockCache cache;
+
+  private SegmentReaderV1(PositionedFile file, SegmentStats stats, BloomFilter filter, BlockIndex index,
+      BlockCache cache) {
+    this.file = file;
+    this.stats = stats;
+    this.filter = filter;
+    this.index = index;
+    this.cache = cache;
+  }
+
+  static SegmentReaderV1 open(PositionedFile file, BlockCache cache) throws IOException {
+    long length = file.length();
+    if (length < SegmentFormatV1.HEADER_BYTES + TrailerV1.BYTES) {
+      throw file.damage(0, "a file of " + length + " bytes is too short for format version 1 (truncated?)");
+    }
+    long footerOffset = length - TrailerV1.BYTES;
+    byte[] footer = file.read(footerOffset, TrailerV1.BYTES, "footer");
+    byte[] headerBytes = file.read(0, SegmentFormatV1.HEADER_BYTES, "header");
+    TrailerV1 t;
+    SegmentFormatV1.Header header;
+    try {
+      t = TrailerV1.decode(footer);
+    } catch (IOException e) {
+      throw file.damage(footerOffset, e.getMessage(), e);
+    }
+    try {
+      header = SegmentFormatV1.readHeader(headerBytes);
+    } catch (IOException e) {
+      throw file.damage(0, e.getMessage(), e);
+    }
+    if (t.filterOffset() < SegmentFormatV1.HEADER_BYTES
+        || t.indexOffset() != t.filterOffset() + t.filterLength()
+        || t.indexOffset() + t.indexLength() != footerOffset) {
+      throw file.damage(footerOffset, "footer places the filter and index outside their section");
+    }
+    byte[] filterBytes = file.readChecked(t.filterOffset(), t.filterLength(), t.filterCrc(), "Bloom filter");
+    byte[] indexBytes = file.readChecked(t.indexOffset(), t.indexLength(), t.indexCrc(), "block index");
+    BloomFilter filter;
+    BlockIndex index;
+    try {
+      filter = BloomFilter.decode(filterBytes);
+    } catch (IllegalArgumentException e) {
+      throw file.damage(t.filterOffset(), e.getMessage(), e);
+    }
+    try {
+      index = BlockIndex.decode(indexBytes, SegmentFormatV1.HEADER_BYTES, t.filterOffset());
+    } catch (IOException e) {
+      throw file.damage(t.indexOffset(), e.getMessage(), e);
+    }
+    long raw = 0;
+    long entries = 0;
+    for (BlockInfo b : index.blocks()) {
+      raw += b.rawLength();
+      entries += b.entryCount();
+    }
+    if (raw != t.rawBytes() || entries != t.entryCount()
+        || t.filterOffset() - SegmentFormatV1.HEADER_BYTES != t.storedBytes()) {
+      throw file.damage(t.indexOffset(), "block index and footer disagree on the data blocks");
+    }
+    SegmentStats stats = stats(header.identity(), header.compression(), t, index, length);
+    return new SegmentReaderV1(file, stats, filter, index, cache);
+  }
+
+  static SegmentStats stats(SegmentIdentity id, Compression compression, TrailerV1 t, BlockIndex index,
+      long fileBytes) {
+    return new SegmentStats(SegmentFormatV1.VERSION, id, compression, t.entryCount(), t.rowCount(),
+        t.tombstoneCount(), index.minKey(), index.maxKey(), t.minTimestamp(), t.maxTimestamp(),
+        t.rawBytes(), t.storedBytes(), index.size(), fileBytes);
+  }
+
+  @Override
+  public Path path() {
+    return file.path();
+  }
+
+  @Override
+  public SegmentStats stats() {
+    return stats;
+  }
+
+  @Override
+  public List<BlockInfo> blocks() {
+    return index.blocks();
+  }
+
+  @Override
+  public boolean mightContain(byte[] rowKey) {
+    return filter.mightContain(rowKey);
+  }
+
+  @Override
+  public SortedEntry get(byte[] rowKey, long asOfTimestamp) throws IOException {
+    if (!filter.mightContain(rowKey)) {
+      return null;
+    }
+    int i = index.find(rowKey, asOfTimestamp);
+    if (i == index.size()) {
+      return null;
+    }
+    DataBlock block = block(i);
+    int at = block.seek(rowKey, asOfTimestamp);
+    if (at == block.size()) {
+      return null;
+    }
+    SortedEntry e = block.entry(at);
+    return Arrays.equals(e.rowKey(), rowKey) ? e : null;
+  }
+
+  @Override
+  public EntryIterator scan(byte[] startInclusive, byte[] endExclusive) {
+    return new SegmentIterator(this, startInclusive, endExclusive);
+  }
+
+  BlockIndex index() {
+    return index;
+  }
+
+  /** Block {@code i}, from the cache or read and checked. */
+  DataBlock block(int i) throws IOException {
+    BlockInfo info = index.get(i);
+    BlockCache.Key key = new BlockCache.Key(stats.identity().fileId(), info.offset());
+    DataBlock cached = cache.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    String what = "data block " + i + " (" + info.compression() + ")";
+    byte[] stored = file.readChecked(info.offset(), info.storedLength(), info.crc(), what);
+    DataBlock block;
+    try {
+      block = DataBlock.parse(info.compression().decompress(stored, info.rawLength()), info);
+    } catch (IOException e) {
+      throw file.damage(info.offset(), what + ": " + e.getMessage(), e);
+    }
+    cache.put(key, block);
+    return block;
+  }
+
+  @Override
+  public void close() throws IOException {
+    file.close();
+  }
+}

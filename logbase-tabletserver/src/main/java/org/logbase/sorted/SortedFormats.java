@@ -1,0 +1,86 @@
+package org.logbase.sorted;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The sorted segment formats by version, and opening a file in whichever format wrote it. Every
+ * format ends its files with {@code version:u32 magic:u32}, magic 0x4C425353 ("LBSS").
+ */
+public final class SortedFormats {
+  public static final int MAGIC = 0x4C425353; // "LBSS"
+  static final String MAGIC_HEX = "0x4C425353";
+  /** The tail every format ends its files with: version, magic. */
+  public static final int TAIL_BYTES = 8;
+
+  private static final Map<Integer, SegmentFormat> FORMATS = Map.of(1, SegmentFormatV1.INSTANCE);
+
+  private SortedFormats() {}
+
+  /** The format new segments are written in. */
+  public static SegmentFormat current() {
+    return SegmentFormatV1.INSTANCE;
+  }
+
+  public static Optional<SegmentFormat> find(int version) {
+    return Optional.ofNullable(FORMATS.get(version));
+  }
+
+  /**
+   * The format of a version.
+   *
+   * @throws IllegalArgumentException if there is none
+   */
+  public static SegmentFormat forVersion(int version) {
+    return find(version).orElseThrow(() -> new IllegalArgumentException(
+        "unknown sorted segment format version " + version + " (known: " + known() + ")"));
+  }
+
+  /**
+   * Opens a sorted segment in the format its tail names.
+   *
+   * @param cache shares decoded blocks; {@link BlockCache#none()} for none
+   * @throws SegmentDamageException if the file is too short, has no magic, names an unknown
+   *     version or fails a check of its format
+   */
+  public static SortedSegmentReader open(FileSystem fs, Path path, BlockCache cache) throws IOException {
+    FSDataInputStream in = fs.open(path);
+    try {
+      long length = fs.getFileStatus(path).getLen();
+      PositionedFile file = new PositionedFile(path, in, length);
+      if (length < TAIL_BYTES) {
+        throw file.damage(0, "a file of " + length + " bytes is no sorted segment (truncated?)");
+      }
+      ByteBuffer tail = ByteBuffer.wrap(file.read(length - TAIL_BYTES, TAIL_BYTES, "tail"));
+      int version = tail.getInt();
+      int magic = tail.getInt();
+      if (magic != MAGIC) {
+        throw file.damage(length - 4, String.format(
+            "bad magic 0x%08X, expected %s: not a sorted segment, or truncated", magic, MAGIC_HEX));
+      }
+      Optional<SegmentFormat> format = find(version);
+      if (format.isEmpty()) {
+        throw file.damage(length - TAIL_BYTES,
+            "unknown sorted segment format version " + version + " (known: " + known() + ")");
+      }
+      return format.get().open(path, in, length, cache);
+    } catch (IOException | RuntimeException e) {
+      try {
+        in.close();
+      } catch (IOException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  private static String known() {
+    return new TreeMap<>(FORMATS).keySet().toString();
+  }
+}

@@ -1,0 +1,41 @@
+package org.logbase.sorted;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Reads one sorted segment, opened by {@link SortedFormats#open}. The header, footer, block index and
+ * Bloom filter were checked when it opened; each data block is checked when it is read (or was when
+ * it entered the block cache). Safe for concurrent use by several threads (positioned reads); its
+ * iterators are not.
+ */
+public interface SortedSegmentReader extends Closeable {
+
+  Path path();
+
+  SegmentStats stats();
+
+  /** The block index, in file order. */
+  List<BlockInfo> blocks();
+
+  /** False if the segment holds no version of {@code rowKey}; true if it may (Bloom filter). */
+  boolean mightContain(byte[] rowKey);
+
+  /**
+   * The newest version of {@code rowKey} at or below {@code asOfTimestamp}, a tombstone included
+   * (the row is deleted as of then), or null if the segment has none. Reads at most one data block.
+   *
+   * @throws SegmentDamageException if that block is damaged
+   */
+  SortedEntry get(byte[] rowKey, long asOfTimestamp) throws IOException;
+
+  /** The entries of the rows in [start, end) in entry order; null bounds are open. */
+  EntryIterator scan(byte[] startInclusive, byte[] endExclusive);
+
+  /** Every entry of the segment in entry order. */
+  default EntryIterator scan() {
+    return scan(null, null);
+  }
+}
