@@ -27,6 +27,7 @@ import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Threads;
 import org.logbase.common.schema.ColumnGroup;
+import org.logbase.compaction.CompactionReport;
 import org.logbase.files.FileIds;
 import org.logbase.files.FileRegistry;
 import org.logbase.files.LocalFileIds;
@@ -583,6 +584,16 @@ public final class StorageEngine implements Closeable {
   /** The tablets served now, by table and tablet id. */
   public List<Tablet> tablets() {
     return registry.snapshot().entries().stream().map(TabletRegistry.Entry::tablet).toList();
+  }
+
+  /**
+   * Compacts one served tablet: rewrites its versions into one sorted segment per column group and
+   * switches it to them (docs/architecture.md, "Compaction").
+   *
+   * @throws NotServingTabletException if this engine does not serve it
+   */
+  public CompactionReport compact(TabletId id) throws IOException {
+    throw new UnsupportedOperationException("compaction is being built");
   }
 
   /** Checkpoints every tablet now. */

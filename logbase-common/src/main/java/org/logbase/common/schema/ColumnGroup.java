@@ -12,10 +12,17 @@ import java.util.Set;
  * @param id stable numeric id written into every log record of the group
  * @param name unique within the table
  * @param columns column names, unique within the whole table
+ * @param policy retention and compression of its versions
  */
-public record ColumnGroup(int id, String name, List<String> columns) {
+public record ColumnGroup(int id, String name, List<String> columns, StoragePolicy policy) {
+  /** A group with the default policy (all versions, forever, LZ4). */
+  public ColumnGroup(int id, String name, List<String> columns) {
+    this(id, name, columns, StoragePolicy.DEFAULT);
+  }
+
   public ColumnGroup {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(policy, "policy");
     SchemaNames.check("column group", name);
     columns = List.copyOf(columns);
     if (columns.isEmpty()) {
@@ -31,5 +38,10 @@ public record ColumnGroup(int id, String name, List<String> columns) {
     if (id < 0) {
       throw new IllegalArgumentException("column group id must be >= 0: " + id);
     }
+  }
+
+  /** The same group with another policy. */
+  public ColumnGroup withPolicy(StoragePolicy p) {
+    return new ColumnGroup(id, name, columns, p);
   }
 }

@@ -2,6 +2,7 @@ package org.logbase.common.schema;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.logbase.rpc.ColumnGroupSpec;
 import org.logbase.rpc.TableSpec;
 
@@ -18,7 +19,9 @@ public final class SchemaProtos {
   }
 
   public static ColumnGroup fromProto(ColumnGroupSpec g) {
-    return new ColumnGroup(g.getId(), g.getName(), g.getColumnsList());
+    StoragePolicy p = new StoragePolicy(g.getMaxVersions(), g.getTtlMs(), g.getCompression().isEmpty()
+        ? StoragePolicy.DEFAULT.compression() : StoragePolicy.BlockCompression.parse(g.getCompression()));
+    return new ColumnGroup(g.getId(), g.getName(), g.getColumnsList(), p);
   }
 
   public static TableSpec toProto(TableSchema s) {
@@ -30,6 +33,8 @@ public final class SchemaProtos {
   }
 
   public static ColumnGroupSpec toProto(ColumnGroup g) {
-    return ColumnGroupSpec.newBuilder().setId(g.id()).setName(g.name()).addAllColumns(g.columns()).build();
+    return ColumnGroupSpec.newBuilder().setId(g.id()).setName(g.name()).addAllColumns(g.columns())
+        .setMaxVersions(g.policy().maxVersions()).setTtlMs(g.policy().ttlMs())
+        .setCompression(g.policy().compression().name().toLowerCase(Locale.ROOT)).build();
   }
 }
