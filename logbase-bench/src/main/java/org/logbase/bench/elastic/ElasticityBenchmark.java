@@ -64,9 +64,9 @@ public final class ElasticityBenchmark {
   static final String COLUMN = "v";
   /** A new owner's line on a tablet it took over (StorageEngine), with the log line's time. */
   private static final Pattern TOOK_OVER = Pattern.compile(
-      "^(\\S+ \\S+) .*took over tablet (\\S+) .*replayed (\\d+) records \\(([0-9.]+) MB\\).* in (\\d+) ms");
+      "^(\\S+) .*took over tablet (\\S+) .*replayed (\\d+) records \\(([0-9.]+) MB\\).* in (\\d+) ms");
   /** The master's line on finding servers dead (TabletFailover). */
-  private static final Pattern DEAD_SEEN = Pattern.compile("^(\\S+ \\S+) .*tablet servers \\[.*\\] are dead");
+  private static final Pattern DEAD_SEEN = Pattern.compile("^(\\S+) .*tablet servers \\[.*\\] are dead");
 
   private ElasticityBenchmark() {}
 
@@ -189,14 +189,14 @@ public final class ElasticityBenchmark {
         for (Matcher m : grep(d.log(), TOOK_OVER)) {
           replays.add("tablet " + m.group(2) + ": replayed " + m.group(3) + " records (" + m.group(4) + " MB) in "
               + m.group(5) + " ms");
-          takenOver.add(LogTimes.millis(m.group(1)) - killedWall);
+          takenOver.add(LogTimes.millis(m.group(1), killedWall) - killedWall);
         }
       }
     }
     long detected = -1;
     for (Daemon m : cluster.masters()) {
       for (Matcher line : grep(m.log(), DEAD_SEEN)) {
-        long at = LogTimes.millis(line.group(1)) - killedWall;
+        long at = LogTimes.millis(line.group(1), killedWall) - killedWall;
         if (at >= 0 && (detected < 0 || at < detected)) {
           detected = at;
         }
