@@ -22,6 +22,7 @@ public enum ErrorCode {
   TXN_CONFLICT("ABORTED", TransactionConflictException::new),
   TXN_ABORTED("ABORTED", TransactionAbortedException::new),
   ROW_LOCKED("ABORTED", RowLockedException::new),
+  SNAPSHOT_TOO_OLD("OUT_OF_RANGE", SnapshotTooOldException::new),
   INTERNAL("INTERNAL", LogBaseException::new);
 
   private final String grpcCode;
@@ -74,6 +75,8 @@ public enum ErrorCode {
       return TXN_ABORTED;
     } else if (t instanceof RowLockedException) {
       return ROW_LOCKED;
+    } else if (t instanceof SnapshotTooOldException) {
+      return SNAPSHOT_TOO_OLD;
     }
     return INTERNAL;
   }

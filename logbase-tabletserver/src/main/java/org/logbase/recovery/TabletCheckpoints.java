@@ -25,8 +25,11 @@ import org.logbase.rpc.CheckpointEdit;
 import org.logbase.rpc.FileRef;
 import org.logbase.rpc.GroupCheckpoint;
 import org.logbase.rpc.ManifestEdit;
+import org.logbase.rpc.SortedRef;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier.Watermark;
+import org.logbase.tablet.SortedSegment;
+import org.logbase.tablet.SortedSegments;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TabletId;
 import org.slf4j.Logger;
@@ -50,6 +53,7 @@ public final class TabletCheckpoints {
   private final FileRegistry files;
   private final FileIds ids;
   private final Path ownLog;
+  private final SortedSegments segments;
   private final ConcurrentHashMap<TabletId, Object> writing = new ConcurrentHashMap<>();
 
   /**
@@ -61,9 +65,14 @@ public final class TabletCheckpoints {
   public record Start(TabletDescriptor tablet, GroupIndex[] groups, Path logDir, LogPosition from, long lsn,
       long maxTimestamp, int checkpointsLoaded, long entries) {}
 
-  /** @param ownLog this server's log: the tail of every checkpoint it writes continues there */
-  public TabletCheckpoints(FileSystem fs, Manifests manifests, FileRegistry files, FileIds ids, Path ownLog) {
+  /**
+   * @param ownLog this server's log: the tail of every checkpoint it writes continues there
+   * @param segments where the sorted segments checkpoints name are opened
+   */
+  public TabletCheckpoints(FileSystem fs, Manifests manifests, FileRegistry files, FileIds ids, Path ownLog,
+      SortedSegments segments) {
     this.fs = fs;
+    this.segments = segments;
     this.manifests = manifests;
     this.indexFiles = new IndexFiles(fs);
     this.files = files;
@@ -73,6 +82,16 @@ public final class TabletCheckpoints {
 
   public Path ownLog() {
     return ownLog;
+  }
+
+  /** The sorted segments of the tablets this server opened. */
+  public SortedSegments segments() {
+    return segments;
+  }
+
+  /** The tablet's directory in the shared file system: its manifest, index files and sorted segments. */
+  public Path directory(TabletDescriptor d) {
+    return manifests.directory(d.id());
   }
 
   /** Whether a start's tail is in this server's log. */
@@ -152,7 +171,12 @@ public final class TabletCheckpoints {
       GroupCheckpoint gc = byGroup.get(g.id());
       if (gc != null) {
         // A group missing from the checkpoint was added after it: it has nothing before the tail.
-        groups[g.id()] = new GroupIndex(d, g, indexFiles.load(gc, d.schema().id(), keep), c.getLsn());
+        List<SortedSegment> sorted = new ArrayList<>();
+        for (SortedRef ref : gc.getSortedList()) {
+          sorted.add(segments.open(ref));
+        }
+        groups[g.id()] = new GroupIndex(d, g, indexFiles.load(gc, d.schema().id(), keep), sorted, gc.getGcHorizon(),
+            c.getLsn());
         loaded++;
         entries += gc.getEntries();
       }
@@ -279,8 +303,8 @@ public final class TabletCheckpoints {
       // last checkpoint began, so that checkpoint's index file is complete up to the watermark too.
       long updates = gi.updatesSinceCheckpoint();
       GroupCheckpoint g = before.get(gi.group().id());
-      if (updates > 0 || g == null) {
-        g = indexFiles.write(gi, dir, ids.next(), wm.lsn());
+      if (updates > 0 || g == null || !sameSegments(g, gi)) {
+        g = withSegments(indexFiles.write(gi, dir, ids.next(), wm.lsn()), gi);
         rewrote = true;
       }
       covered[gi.group().id()] = updates;
@@ -316,6 +340,21 @@ public final class TabletCheckpoints {
           wm.position().offset());
     }
     return c;
+  }
+
+  private static boolean sameSegments(GroupCheckpoint g, GroupIndex gi) {
+    List<Long> named = g.getSortedList().stream().map(SortedRef::getFileId).toList();
+    return named.equals(gi.segments().stream().map(SortedSegment::fileId).toList()) && g.getGcHorizon() == gi.gcHorizon();
+  }
+
+  /** The index file's entry with the group's sorted segments (newest first) and GC horizon. */
+  private static GroupCheckpoint withSegments(GroupCheckpoint g, GroupIndex gi) {
+    GroupCheckpoint.Builder b = g.toBuilder().clearSorted().setGcHorizon(gi.gcHorizon());
+    for (SortedSegment s : gi.segments()) {
+      b.addSorted(SortedRef.newBuilder().setFileId(s.fileId()).setPath(s.storedPath())
+          .setEntries(s.reader().stats().entryCount()).setBytes(s.reader().stats().fileBytes()));
+    }
+    return b.build();
   }
 
   /** Deletes this tablet's own index files that no kept checkpoint uses (a parent's are left alone). */

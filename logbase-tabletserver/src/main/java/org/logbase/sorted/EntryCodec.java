@@ -16,26 +16,31 @@ import org.logbase.log.RecordType;
 
 /**
  * One entry in a data block of format version 1: {@code keyLength:varint key timestamp:i64 kind:u8}
- * (the log's record type code: 1 DATA, 2 TOMBSTONE)
- * and, for DATA, the columns as a log record body holds them ({@link
- * org.logbase.log.RecordCodec#putColumns}).
+ * (the log's record type code: 1 DATA, 2 TOMBSTONE; plus {@code 0x80} when a transaction id
+ * follows), then {@code txnId:i64} if flagged, and, for DATA, the columns as a log record body holds
+ * them ({@link org.logbase.log.RecordCodec#putColumns}).
  */
 final class EntryCodec {
   /** Bytes after the key: timestamp and kind. */
   static final int FIXED_BYTES = 8 + 1;
+  /** Set in the kind byte when a transaction id follows it. */
+  private static final int HAS_TXN = 0x80;
 
   private EntryCodec() {}
 
   static byte[] encode(SortedEntry e) {
     byte[] key = e.rowKey();
     byte[][] names = columnNames(e.columns());
-    int size = varintSize(key.length) + key.length + FIXED_BYTES;
+    int size = varintSize(key.length) + key.length + FIXED_BYTES + (e.txnId() != 0 ? 8 : 0);
     if (!e.isTombstone()) {
       size += columnsSize(names, e.columns());
     }
     ByteBuffer b = ByteBuffer.allocate(size);
     putBytes(b, key);
-    b.putLong(e.timestamp()).put(e.kind().code());
+    b.putLong(e.timestamp()).put((byte) (e.kind().code() | (e.txnId() != 0 ? HAS_TXN : 0)));
+    if (e.txnId() != 0) {
+      b.putLong(e.txnId());
+    }
     if (!e.isTombstone()) {
       putColumns(b, names, e.columns());
     }
@@ -50,9 +55,11 @@ final class EntryCodec {
   static SortedEntry decode(ByteBuffer b) {
     byte[] key = getBytes(b);
     long ts = b.getLong();
-    RecordType kind = kind(b.get());
+    byte k = b.get();
+    RecordType kind = kind(k);
+    long txnId = (k & HAS_TXN) != 0 ? b.getLong() : 0;
     List<Column> columns = kind == RecordType.DATA ? getColumns(b, getVarint(b)) : List.of();
-    return new SortedEntry(key, ts, kind, columns);
+    return new SortedEntry(key, ts, kind, txnId, columns);
   }
 
   /**
@@ -63,7 +70,11 @@ final class EntryCodec {
   static void skip(ByteBuffer b) {
     skipBytes(b);
     b.getLong();
-    if (kind(b.get()) == RecordType.DATA) {
+    byte k = b.get();
+    if ((k & HAS_TXN) != 0) {
+      b.getLong();
+    }
+    if (kind(k) == RecordType.DATA) {
       int n = getVarint(b);
       for (int i = 0; i < 2 * n; i++) { // a name, then a value
         skipBytes(b);
@@ -72,7 +83,7 @@ final class EntryCodec {
   }
 
   private static RecordType kind(byte code) {
-    RecordType kind = RecordType.fromCode(code);
+    RecordType kind = RecordType.fromCode((byte) (code & ~HAS_TXN));
     if (kind == null || !kind.isRowVersion()) {
       throw new IllegalStateException("unknown entry kind " + code);
     }

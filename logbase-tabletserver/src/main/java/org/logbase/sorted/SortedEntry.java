@@ -13,9 +13,12 @@ import org.logbase.log.RecordType;
  * One version of a row in one column group: a row key, a hybrid timestamp, and either the columns
  * written (kind DATA) or a deletion (kind TOMBSTONE, no columns), the kinds and codes of log
  * records. Entries are ordered by {@link #ORDER}; equality compares keys and values by content.
+ *
+ * @param txnId the transaction that wrote the version (0: it committed by itself); kept so that a
+ *     transaction's primary row still answers whether it committed (docs/transactions.md)
  */
 @SuppressWarnings("ArrayRecordComponent") // equals and hashCode compare keys and values by content
-public record SortedEntry(byte[] rowKey, long timestamp, RecordType kind, List<Column> columns) {
+public record SortedEntry(byte[] rowKey, long timestamp, RecordType kind, long txnId, List<Column> columns) {
 
   /** Row key ascending (unsigned bytes), then timestamp descending: a row's versions newest first. */
   public static final Comparator<SortedEntry> ORDER =
@@ -30,6 +33,11 @@ public record SortedEntry(byte[] rowKey, long timestamp, RecordType kind, List<C
     if (kind == RecordType.TOMBSTONE && !columns.isEmpty()) {
       throw new IllegalArgumentException("a tombstone carries no columns");
     }
+  }
+
+  /** A version written outside a transaction. */
+  public SortedEntry(byte[] rowKey, long timestamp, RecordType kind, List<Column> columns) {
+    this(rowKey, timestamp, kind, 0, columns);
   }
 
   public static SortedEntry data(byte[] rowKey, long timestamp, List<Column> columns) {
@@ -49,7 +57,7 @@ public record SortedEntry(byte[] rowKey, long timestamp, RecordType kind, List<C
     if (!(o instanceof SortedEntry e)) {
       return false;
     }
-    if (timestamp != e.timestamp || kind != e.kind || !Arrays.equals(rowKey, e.rowKey)
+    if (timestamp != e.timestamp || kind != e.kind || txnId != e.txnId || !Arrays.equals(rowKey, e.rowKey)
         || columns.size() != e.columns.size()) {
       return false;
     }
@@ -69,7 +77,7 @@ public record SortedEntry(byte[] rowKey, long timestamp, RecordType kind, List<C
     for (Column c : columns) {
       h = h * 31 + c.name().hashCode() * 17 + Arrays.hashCode(c.value());
     }
-    return h * 31 + kind.hashCode();
+    return (h * 31 + kind.hashCode()) * 31 + Long.hashCode(txnId);
   }
 
   /** Key, timestamp and kind; columns by name and value length (values may be large). */

@@ -1,18 +1,23 @@
 package org.logbase.tablet;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.index.MultiVersionIndex;
 
 /**
- * The multiversion index of one (tablet, column group), with what checkpointing needs to know about
- * it: the LSN its checkpoint covered when it was loaded, and how many updates it took since the
- * last checkpoint.
+ * The versions of one (tablet, column group): the multiversion index of what is not compacted yet
+ * (entries pointing into logs), over the sorted segments compaction wrote (older versions, newest
+ * segment first), with the GC horizon below which versions were dropped; and what checkpointing
+ * needs to know: the LSN its checkpoint covered when it was loaded, and how many updates it took
+ * since the last checkpoint.
  */
 public final class GroupIndex {
   private final TabletDescriptor tablet;
   private final ColumnGroup group;
   private final MultiVersionIndex index;
+  private final List<SortedSegment> segments;
+  private final long gcHorizon;
   private final long loadedLsn;
   private final AtomicLong updatesSinceCheckpoint = new AtomicLong();
   private volatile long lastCheckpointNanos = System.nanoTime();
@@ -22,9 +27,21 @@ public final class GroupIndex {
    *     replay must not apply those again (0 if built from nothing)
    */
   public GroupIndex(TabletDescriptor tablet, ColumnGroup group, MultiVersionIndex index, long loadedLsn) {
+    this(tablet, group, index, List.of(), 0, loadedLsn);
+  }
+
+  /**
+   * @param segments sorted segments, newest first; every version in them is older (in the log) than
+   *     every entry of {@code index}
+   * @param gcHorizon versions a snapshot below it could read were dropped (0: none)
+   */
+  public GroupIndex(TabletDescriptor tablet, ColumnGroup group, MultiVersionIndex index, List<SortedSegment> segments,
+      long gcHorizon, long loadedLsn) {
     this.tablet = tablet;
     this.group = group;
     this.index = index;
+    this.segments = List.copyOf(segments);
+    this.gcHorizon = gcHorizon;
     this.loadedLsn = loadedLsn;
   }
 
@@ -38,6 +55,15 @@ public final class GroupIndex {
 
   public MultiVersionIndex index() {
     return index;
+  }
+
+  /** Sorted segments, newest first. */
+  public List<SortedSegment> segments() {
+    return segments;
+  }
+
+  public long gcHorizon() {
+    return gcHorizon;
   }
 
   public long loadedLsn() {

@@ -37,4 +37,9 @@ public final class HybridClock implements TimestampSource {
   public void observe(long ts) {
     last.accumulateAndGet(ts, Math::max);
   }
+
+  @Override
+  public long wallMillis() {
+    return wallMillis.getAsLong();
+  }
 }

@@ -1,6 +1,7 @@
 package org.logbase.tablet;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -14,12 +15,12 @@ import org.logbase.common.Bytes;
 import org.logbase.common.Cell;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.KeyOutOfRangeException;
+import org.logbase.common.SnapshotTooOldException;
 import org.logbase.common.Row;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.schema.ColumnGroup;
+import org.logbase.common.schema.StoragePolicy;
 import org.logbase.common.schema.TableSchema;
-import org.logbase.index.IndexCursor;
-import org.logbase.log.LogPointer;
 import org.logbase.log.LogRecord;
 
 /**
@@ -144,11 +145,35 @@ public final class Tablet {
   public Row get(byte[] key, Collection<String> columns, long asOf) throws IOException {
     checkKey(key);
     TreeMap<String, Cell> cells = new TreeMap<>();
+    long now = clock.wallMillis();
     for (Map.Entry<ColumnGroup, Set<String>> e : wanted(columns).entrySet()) {
-      IndexCursor c = index(e.getKey()).versions(key, asOf);
-      merge(c, e.getValue(), cells);
+      merge(visible(e.getKey(), key, asOf, now), e.getValue(), cells);
     }
     return cells.isEmpty() ? null : new Row(key, cells);
+  }
+
+  /**
+   * The versions of a row in a group that a read as of {@code asOf} may see, newest first: those at
+   * or below {@code asOf}, within the group's retention (its newest {@code maxVersions}, a delete
+   * counting as one; not past its time to live).
+   *
+   * @throws SnapshotTooOldException if {@code asOf} is below the group's GC horizon
+   */
+  private VersionCursor visible(ColumnGroup g, byte[] key, long asOf, long nowMs) throws IOException {
+    GroupIndex gi = groupIndex(g);
+    checkHorizon(gi, asOf);
+    StoragePolicy p = g.policy();
+    if (p.maxVersions() == 0) {
+      return Retained.of(GroupVersions.row(gi, store, key, asOf), p, nowMs, asOf);
+    }
+    return Retained.of(GroupVersions.row(gi, store, key, HybridTimestamp.LATEST), p, nowMs, asOf);
+  }
+
+  private void checkHorizon(GroupIndex gi, long asOf) {
+    if (asOf < gi.gcHorizon()) {
+      throw new SnapshotTooOldException("a read as of " + HybridTimestamp.toString(asOf) + " is below the GC horizon "
+          + HybridTimestamp.toString(gi.gcHorizon()) + " of " + gi + ": versions it would see may be gone");
+    }
   }
 
   /**
@@ -167,8 +192,11 @@ public final class Tablet {
     }
     Map<ColumnGroup, Set<String>> wanted = wanted(columns);
     List<GroupScan> scans = new ArrayList<>();
+    long now = clock.wallMillis();
     for (Map.Entry<ColumnGroup, Set<String>> e : wanted.entrySet()) {
-      scans.add(new GroupScan(index(e.getKey()).range(start, end), e.getValue(), asOf));
+      GroupIndex gi = groupIndex(e.getKey());
+      checkHorizon(gi, asOf);
+      scans.add(new GroupScan(GroupVersions.range(gi, store, start, end), e.getValue(), asOf, e.getKey().policy(), now));
     }
     while (limit <= 0 || out.size() < limit) {
       byte[] next = null;
@@ -205,12 +233,18 @@ public final class Tablet {
     return requests.sum();
   }
 
-  /** Row versions in this tablet's indexes, all column groups: its size, as splits measure it. */
+  /**
+   * Row versions in this tablet's indexes and sorted segments, all column groups: its size, as
+   * splits measure it (a daughter counts the whole of the segments it shares with its sibling).
+   */
   public long versions() {
     long n = 0;
     for (GroupIndex g : groups) {
       if (g != null) {
         n += g.index().size();
+        for (SortedSegment seg : g.segments()) {
+          n += seg.reader().stats().entryCount();
+        }
       }
     }
     return n;
@@ -224,15 +258,23 @@ public final class Tablet {
     return clock.next();
   }
 
-  /** The timestamp of the row's newest committed version in any column group, or 0 if it has none. */
+  /**
+   * The timestamp of the row's newest committed version in any column group, or 0 if it has none.
+   *
+   * @throws UncheckedIOException if a sorted segment cannot be read
+   */
   public long newestTimestamp(byte[] key) {
     checkKey(key);
     long newest = 0;
-    for (ColumnGroup g : schema.columnGroups()) {
-      IndexCursor c = index(g).versions(key, HybridTimestamp.LATEST);
-      if (c.next()) {
-        newest = Math.max(newest, c.timestamp());
+    try {
+      for (ColumnGroup g : schema.columnGroups()) {
+        VersionCursor c = GroupVersions.row(groupIndex(g), store, key, HybridTimestamp.LATEST);
+        if (c.next()) {
+          newest = Math.max(newest, c.timestamp());
+        }
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the newest version of " + Bytes.toStringBinary(key) + " failed", e);
     }
     return newest;
   }
@@ -240,14 +282,15 @@ public final class Tablet {
   /**
    * The commit timestamp of transaction {@code txnId}'s version of a row, or -1 if the row has none:
    * how the primary's server tells a committed transaction from an aborted one after the fact.
+   * Compaction keeps transactions' versions for this (docs/transactions.md).
    */
   public long commitTimestampOf(byte[] key, long txnId) throws IOException {
     checkKey(key);
     for (ColumnGroup g : schema.columnGroups()) {
-      IndexCursor c = index(g).versions(key, HybridTimestamp.LATEST);
+      VersionCursor c = GroupVersions.row(groupIndex(g), store, key, HybridTimestamp.LATEST);
       // Versions are newest first and a commit comes after its start: stop below the start.
       while (c.next() && c.timestamp() > txnId) {
-        if (store.fetch(c.pointer(), c.meta()).txnId() == txnId) {
+        if (c.txnId() == txnId) {
           return c.timestamp();
         }
       }
@@ -255,7 +298,7 @@ public final class Tablet {
     return -1;
   }
 
-  /** Versions of a row in one column group with timestamp <= asOf, newest first. */
+  /** Versions of a row in one column group with timestamp <= asOf, newest first, as retention keeps them. */
   public List<Version> versions(byte[] key, String columnGroup, long asOf, int maxVersions) throws IOException {
     checkKey(key);
     ColumnGroup g = schema.columnGroups().stream()
@@ -263,52 +306,49 @@ public final class Tablet {
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException(
             "table '" + schema.name() + "' has no column group '" + columnGroup + "'"));
-    IndexCursor c = index(g).versions(key, asOf);
+    VersionCursor c = visible(g, key, asOf, clock.wallMillis());
     List<Version> out = new ArrayList<>();
     while ((maxVersions <= 0 || out.size() < maxVersions) && c.next()) {
-      if (LogPointer.isTombstone(c.meta())) {
+      if (c.isTombstone()) {
         out.add(new Version(c.timestamp(), true, Map.of()));
         continue;
       }
-      LogRecord r = store.fetch(c.pointer(), c.meta());
       Map<String, byte[]> cols = new LinkedHashMap<>();
-      r.columns().forEach(col -> cols.put(col.name(), col.value()));
+      c.columns().forEach(col -> cols.put(col.name(), col.value()));
       out.add(new Version(c.timestamp(), false, cols));
     }
     return out;
   }
 
   /** Reads versions from the cursor (one row, newest first) until all wanted columns are found or a tombstone. */
-  private void merge(IndexCursor c, Set<String> wanted, Map<String, Cell> out) throws IOException {
+  private static void merge(VersionCursor c, Set<String> wanted, Map<String, Cell> out) throws IOException {
     Set<String> missing = new HashSet<>(wanted);
     while (!missing.isEmpty() && c.next()) {
-      if (LogPointer.isTombstone(c.meta())) {
+      if (c.isTombstone()) {
         return;
       }
-      collect(store.fetch(c.pointer(), c.meta()), c.timestamp(), missing, out);
+      collect(c.columns(), c.timestamp(), missing, out);
     }
   }
 
-  /** Moves the columns of {@code r} that are still missing into {@code out}. */
-  private static void collect(LogRecord r, long ts, Set<String> missing, Map<String, Cell> out) {
-    for (LogRecord.Column col : r.columns()) {
+  /** Moves the columns that are still missing into {@code out}. */
+  private static void collect(List<LogRecord.Column> columns, long ts, Set<String> missing, Map<String, Cell> out) {
+    for (LogRecord.Column col : columns) {
       if (missing.remove(col.name())) {
         out.put(col.name(), new Cell(col.value(), ts));
       }
     }
   }
 
-  /** Walks one column group's index in key order, resolving each row as of a timestamp. */
-  private final class GroupScan {
-    private final IndexCursor cursor;
+  /** Walks one column group's versions in key order, resolving each row as of a timestamp. */
+  private static final class GroupScan {
+    private final VersionCursor cursor;
     private final Set<String> wanted;
-    private final long asOf;
     private boolean has;
 
-    GroupScan(IndexCursor cursor, Set<String> wanted, long asOf) {
-      this.cursor = cursor;
+    GroupScan(VersionCursor all, Set<String> wanted, long asOf, StoragePolicy policy, long nowMs) throws IOException {
+      this.cursor = Retained.of(all, policy, nowMs, asOf);
       this.wanted = wanted;
-      this.asOf = asOf;
       this.has = cursor.next();
     }
 
@@ -322,11 +362,11 @@ public final class Tablet {
       Set<String> missing = new HashSet<>(wanted);
       boolean done = false;
       while (has && Bytes.compare(cursor.key(), key) == 0) {
-        if (!done && cursor.timestamp() <= asOf) {
-          if (LogPointer.isTombstone(cursor.meta())) {
+        if (!done) {
+          if (cursor.isTombstone()) {
             done = true;
           } else {
-            collect(store.fetch(cursor.pointer(), cursor.meta()), cursor.timestamp(), missing, out);
+            collect(cursor.columns(), cursor.timestamp(), missing, out);
             done = missing.isEmpty();
           }
         }
@@ -354,14 +394,20 @@ public final class Tablet {
    * group that has any), for a split that names no key; null when no key other than the tablet's
    * first one holds versions (nothing to split). One pass over that index.
    */
-  public byte[] middleKey() {
+  public byte[] middleKey() throws IOException {
     for (ColumnGroup g : schema.columnGroups()) {
       GroupIndex gi = groupIndex(g);
-      long n = gi == null ? 0 : gi.index().size();
+      if (gi == null) {
+        continue;
+      }
+      long n = 0;
+      for (VersionCursor c = GroupVersions.range(gi, store, descriptor.startKey(), descriptor.endKey()); c.next(); ) {
+        n++;
+      }
       if (n == 0) {
         continue;
       }
-      IndexCursor c = gi.index().range(descriptor.startKey(), descriptor.endKey());
+      VersionCursor c = GroupVersions.range(gi, store, descriptor.startKey(), descriptor.endKey());
       byte[] first = null;
       for (long i = 0; c.next(); i++) {
         if (first == null) {
@@ -376,12 +422,9 @@ public final class Tablet {
     return null;
   }
 
+
   private GroupIndex groupIndex(ColumnGroup g) {
     return groups[g.id()];
-  }
-
-  private org.logbase.index.MultiVersionIndex index(ColumnGroup g) {
-    return groupIndex(g).index();
   }
 
   private void checkKey(byte[] key) {

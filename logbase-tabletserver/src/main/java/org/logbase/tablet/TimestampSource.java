@@ -13,4 +13,9 @@ public interface TimestampSource {
 
   /** Never hand out a timestamp at or below {@code ts} again (after recovery, for example). */
   void observe(long ts);
+
+  /** Wall-clock milliseconds now: when versions pass their time to live. */
+  default long wallMillis() {
+    return System.currentTimeMillis();
+  }
 }

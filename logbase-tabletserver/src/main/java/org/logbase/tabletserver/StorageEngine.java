@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,22 +21,27 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.LongPredicate;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
+import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Threads;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.compaction.CompactionReport;
+import org.logbase.compaction.TabletCompaction;
 import org.logbase.files.FileIds;
 import org.logbase.files.FileRegistry;
 import org.logbase.files.LocalFileIds;
+import org.logbase.files.SharedPaths;
 import org.logbase.index.BLinkTree;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
+import org.logbase.log.LogPointer;
 import org.logbase.log.LogPosition;
 import org.logbase.log.LogRecord;
 import org.logbase.log.LogStats;
@@ -56,6 +62,7 @@ import org.logbase.tablet.PreparedRecords;
 import org.logbase.tablet.RecordCache;
 import org.logbase.tablet.RecordCaches;
 import org.logbase.tablet.RecordStore;
+import org.logbase.tablet.SortedSegments;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TabletId;
@@ -103,6 +110,10 @@ public final class StorageEngine implements Closeable {
   private final TimestampSource clock;
   private final TabletLimits limits;
   private final Deque<RecoveryReport> openings = new ArrayDeque<>();
+  private final SortedSegments segments;
+  private final TabletCompaction compaction;
+  /** One compaction at a time on this server. */
+  private final Object compactionLock = new Object();
   // Both guarded by the applier (changed only inside atAppliedEnd).
   private final List<PreparedRecords> unclaimedPrepared = new ArrayList<>();
   private PreparedListener preparedListener;
@@ -127,6 +138,8 @@ public final class StorageEngine implements Closeable {
     this.store = new RecordStore(writer, reader, cache);
     this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().entries().stream()
         .map(TabletRegistry.Entry::groups).toList(), applier::watermark, options.config());
+    this.segments = checkpoints.segments();
+    this.compaction = new TabletCompaction(fs, ids, store, options.config());
   }
 
   /**
@@ -147,7 +160,7 @@ public final class StorageEngine implements Closeable {
       FileIds ids = o.fileIds() != null ? o.fileIds() : new LocalFileIds(fs, new Path(shared, "file-ids"), newest + 1);
       ids.reserveAbove(newest);
       TabletCheckpoints checkpoints = new TabletCheckpoints(fs, new Manifests(fs, new Path(shared, "tablets")), files,
-          ids, logDir);
+          ids, logDir, new SortedSegments(fs, o.config()));
       long t0 = System.nanoTime();
       List<String> problems = new ArrayList<>();
       List<TabletCheckpoints.Start> own = new ArrayList<>();
@@ -310,7 +323,8 @@ public final class StorageEngine implements Closeable {
       GroupIndex[] here = new GroupIndex[built.length];
       for (int i = 0; i < built.length; i++) {
         if (built[i] != null) {
-          here[i] = new GroupIndex(s.tablet(), built[i].group(), built[i].index(), w.lsn());
+          here[i] = new GroupIndex(s.tablet(), built[i].group(), built[i].index(), built[i].segments(),
+              built[i].gcHorizon(), w.lsn());
         }
       }
       out.add(new TabletCheckpoints.Start(s.tablet(), here, logDir, w.position(), w.lsn(), other.maxTimestamp(),
@@ -510,7 +524,12 @@ public final class StorageEngine implements Closeable {
     if (t == null) {
       throw new NotServingTabletException("this server does not serve tablet " + parent + ", which is not split");
     }
-    byte[] at = key != null ? key : t.middleKey();
+    byte[] at;
+    try {
+      at = key != null ? key : t.middleKey();
+    } catch (IOException e) {
+      throw new UncheckedIOException("finding the middle key of " + parent + " failed", e);
+    }
     if (at == null) {
       throw new InvalidRequestException("tablet " + parent + " holds rows of at most one key: nothing to split");
     }
@@ -593,7 +612,65 @@ public final class StorageEngine implements Closeable {
    * @throws NotServingTabletException if this engine does not serve it
    */
   public CompactionReport compact(TabletId id) throws IOException {
-    throw new UnsupportedOperationException("compaction is being built");
+    synchronized (compactionLock) {
+      TabletRegistry.Entry e = registry.snapshot().get(id);
+      if (e == null) {
+        throw new NotServingTabletException("this server does not serve tablet " + id);
+      }
+      TabletDescriptor d = e.tablet().descriptor();
+      IndexApplier.Watermark w = applier.watermark();
+      LongPredicate tail = tailAfter(w.position());
+      TabletCompaction.Written written = compaction.write(d, e.groups(), checkpoints.directory(d), tail,
+          clock.wallMillis());
+      boolean[] switched = {false};
+      checkpointer.exclusive(() -> {
+        if (registry.snapshot().get(id) != e) {
+          return; // closed, moved, split or changed since: the new files are not needed
+        }
+        GroupIndex[] next = applier.atAppliedEnd(end -> {
+          try {
+            GroupIndex[] g = written.switchTo(e.groups(), tail, segments);
+            registry.putAll(List.of(new TabletRegistry.Entry(
+                new Tablet(d, g, store, clock, limits, e.tablet().gate()), g)));
+            return g;
+          } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+          }
+        });
+        switched[0] = true;
+        checkpointer.checkpoint(next);
+      });
+      if (!switched[0]) {
+        written.abandon();
+        throw new NotServingTabletException("tablet " + d + " closed or changed during its compaction; nothing changed");
+      }
+      CompactionReport r = written.report();
+      LOG.info("compacted {}: {} versions ({} bytes) in, {} out in {} segments ({} bytes), {} dropped, horizon {}, {} ms",
+          d, r.versionsIn(), r.bytesIn(), r.versionsOut(), r.segments(), r.bytesOut(), r.versionsDropped(),
+          HybridTimestamp.toString(r.horizon()), r.millis());
+      return r;
+    }
+  }
+
+  /**
+   * Index entries at or after {@code from} in this server's log: written after a compaction's
+   * watermark (or part of a transaction still undecided then), so left in the index. Entries in
+   * other servers' logs are older than any watermark of this log (a takeover checkpoints first).
+   */
+  private LongPredicate tailAfter(LogPosition from) {
+    Map<Long, Boolean> own = new HashMap<>();
+    String ownLog = SharedPaths.store(fs, logDir);
+    return pointer -> {
+      long file = LogPointer.segment(pointer);
+      boolean mine = own.computeIfAbsent(file, f -> {
+        try {
+          return SharedPaths.store(fs, files.path(f).getParent()).equals(ownLog);
+        } catch (IOException ex) {
+          return false; // not known here: not one of this log's segments
+        }
+      });
+      return mine && (file > from.segment() || (file == from.segment() && LogPointer.offset(pointer) >= from.offset()));
+    };
   }
 
   /** Checkpoints every tablet now. */
@@ -638,9 +715,13 @@ public final class StorageEngine implements Closeable {
       writer.close();
     } finally {
       try {
-        files.close();
+        segments.close();
       } finally {
-        fs.close();
+        try {
+          files.close();
+        } finally {
+          fs.close();
+        }
       }
     }
   }

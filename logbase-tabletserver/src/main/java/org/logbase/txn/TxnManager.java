@@ -534,7 +534,10 @@ public final class TxnManager implements AutoCloseable {
       return;
     }
     for (RowWrite w : writes) {
-      long newest = w.tablet().newestTimestamp(w.key());
+      // The tablet as served now: a compaction may have replaced the one the write was made with,
+      // and writes since are only in the new one's index.
+      Tablet now = engine.tabletOrNull(w.tablet().descriptor().id());
+      long newest = (now != null ? now : w.tablet()).newestTimestamp(w.key());
       if (newest > startTs) {
         throw new TransactionConflictException("transaction " + startTs + " conflicts: row "
             + Bytes.toStringBinary(w.key()) + " of table '" + w.tablet().descriptor().schema().name()

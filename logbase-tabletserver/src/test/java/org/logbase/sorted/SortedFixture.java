@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
 import org.logbase.log.LogFileSystems;
 import org.logbase.log.LogRecord.Column;
+import org.logbase.log.RecordType;
 
 /** Files, random entries and the model (a sorted set) for the sorted segment tests. */
 final class SortedFixture {
@@ -130,8 +131,12 @@ final class SortedFixture {
       return cols;
     }
 
+    /** A tombstone one time in ten; a transaction's version (with its id) one time in four. */
     SortedEntry entry(byte[] key, long ts) {
-      return random.nextInt(10) == 0 ? SortedEntry.tombstone(key, ts) : SortedEntry.data(key, ts, columns());
+      boolean tombstone = random.nextInt(10) == 0;
+      long txnId = random.nextInt(4) == 0 ? 1 + random.nextInt(Integer.MAX_VALUE) * 65536L : 0;
+      return new SortedEntry(key, ts, tombstone ? RecordType.TOMBSTONE : RecordType.DATA, txnId,
+          tombstone ? List.of() : columns());
     }
 
     /** Up to {@code rows} rows with 1 to {@code maxVersions} versions each, distinct timestamps per row. */

@@ -1,0 +1,81 @@
+package org.logbase.compaction;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongPredicate;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.schema.ColumnGroup;
+import org.logbase.log.LogRecord;
+import org.logbase.log.RecordType;
+import org.logbase.sorted.Compression;
+import org.logbase.sorted.SegmentIdentity;
+import org.logbase.sorted.SegmentOptions;
+import org.logbase.sorted.SegmentStats;
+import org.logbase.sorted.SortedEntry;
+import org.logbase.sorted.SortedFormats;
+import org.logbase.sorted.SortedSegmentWriter;
+import org.logbase.tablet.GroupIndex;
+import org.logbase.tablet.GroupVersions;
+import org.logbase.tablet.RecordStore;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tablet.VersionCursor;
+
+/**
+ * Rewrites one (tablet, column group) into one new sorted segment: its versions in the tablet's
+ * range from its index (all but the tail after the watermark) and from its segments, row by row
+ * through {@link RowRetention}. Reads and writes go on meanwhile: the index is read through a
+ * cursor, the segments are immutable.
+ */
+final class GroupCompaction {
+  /** What was written. */
+  record Result(Path path, long fileId, SegmentStats stats, long versionsIn, long bytesIn, long versionsOut) {}
+
+  private GroupCompaction() {}
+
+  /**
+   * @param tail index entries (by pointer) that stay in the index
+   * @return the segment written; null if no version survived (nothing written)
+   */
+  static Result run(FileSystem fs, Path path, long fileId, TabletDescriptor d, GroupIndex g, RecordStore store,
+      LongPredicate tail, RowRetention retention) throws IOException {
+    ColumnGroup group = g.group();
+    SegmentIdentity id = new SegmentIdentity(fileId, d.schema().id(), d.tabletId(), group.id());
+    VersionCursor c = GroupVersions.compactable(g, store, d.startKey(), d.endKey(), tail);
+    long in = 0;
+    long bytesIn = 0;
+    long out = 0;
+    try (SortedSegmentWriter w = SortedFormats.current().create(fs, path, id,
+        SegmentOptions.defaults(Compression.valueOf(group.policy().compression().name())))) {
+      List<SortedEntry> row = new ArrayList<>();
+      boolean more = c.next();
+      while (more) {
+        byte[] key = c.key().clone();
+        row.clear();
+        while (more && Arrays.equals(c.key(), key)) {
+          SortedEntry e = entry(c);
+          row.add(e);
+          bytesIn += key.length + 16 + e.columns().stream().mapToLong(col -> col.name().length() + col.value().length).sum();
+          more = c.next();
+        }
+        in += row.size();
+        for (SortedEntry e : retention.keep(row)) {
+          w.append(e);
+          out++;
+        }
+      }
+      if (out == 0) {
+        return new Result(null, fileId, null, in, bytesIn, 0); // the writer's close deletes the empty file
+      }
+      return new Result(path, fileId, w.finish(), in, bytesIn, out);
+    }
+  }
+
+  private static SortedEntry entry(VersionCursor c) throws IOException {
+    List<LogRecord.Column> columns = c.isTombstone() ? List.of() : c.columns();
+    return new SortedEntry(c.key().clone(), c.timestamp(), c.isTombstone() ? RecordType.TOMBSTONE : RecordType.DATA,
+        c.txnId(), columns);
+  }
+}

@@ -1,0 +1,160 @@
+package org.logbase.compaction;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongPredicate;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.Config;
+import org.logbase.common.HybridTimestamp;
+import org.logbase.files.FileIds;
+import org.logbase.index.BLinkTree;
+import org.logbase.index.IndexCursor;
+import org.logbase.index.MultiVersionIndex;
+import org.logbase.tablet.GroupIndex;
+import org.logbase.tablet.RecordStore;
+import org.logbase.tablet.SortedSegment;
+import org.logbase.tablet.SortedSegments;
+import org.logbase.tablet.TabletDescriptor;
+
+/**
+ * One compaction of one tablet, in two steps. {@link #write} runs while the tablet serves: for each
+ * column group, one new sorted segment of what survives ({@link RowRetention}) of its index (all but
+ * the tail after the watermark) and its earlier segments. {@link Written#switchTo} then builds the
+ * groups the tablet serves from afterwards, called by the engine while no log batch is applied: the
+ * index keeps only the tail, the new segment replaces the earlier ones. The engine checkpoints them
+ * next, and that manifest edit is the switch on disk: a crash before it leaves the earlier files in
+ * force, after it the new ones (docs/architecture.md, "Compaction").
+ */
+public final class TabletCompaction {
+  /** The GC horizon trails the clock by this much: a snapshot older than that may be refused. */
+  public static final String RETENTION_MS = "compaction.retention.ms";
+  static final long DEFAULT_RETENTION_MS = 10 * 60 * 1000;
+  /** Versions written by transactions this recent are kept whatever else applies. */
+  public static final String TXN_RETENTION_MS = "compaction.txn.retention.ms";
+  static final long DEFAULT_TXN_RETENTION_MS = 24 * 3600 * 1000;
+
+  private final FileSystem fs;
+  private final FileIds ids;
+  private final RecordStore store;
+  private final long retentionMs;
+  private final long txnRetentionMs;
+
+  public TabletCompaction(FileSystem fs, FileIds ids, RecordStore store, Config config) {
+    this.fs = fs;
+    this.ids = ids;
+    this.store = store;
+    this.retentionMs = config.getLong(RETENTION_MS, DEFAULT_RETENTION_MS);
+    this.txnRetentionMs = config.getLong(TXN_RETENTION_MS, DEFAULT_TXN_RETENTION_MS);
+    if (retentionMs < 0 || txnRetentionMs < 0) {
+      throw new IllegalArgumentException(RETENTION_MS + " and " + TXN_RETENTION_MS + " must not be negative");
+    }
+  }
+
+  /** The new segments, written; not yet in force. */
+  public final class Written {
+    private final TabletDescriptor tablet;
+    private final long horizon;
+    private final List<GroupCompaction.Result> results;
+    private final long startNanos;
+
+    private Written(TabletDescriptor tablet, long horizon, List<GroupCompaction.Result> results, long startNanos) {
+      this.tablet = tablet;
+      this.horizon = horizon;
+      this.results = results;
+      this.startNanos = startNanos;
+    }
+
+    /**
+     * The groups to serve from now on, built from {@code current} (the groups served now, the same
+     * the segments were written from): each index keeps the entries {@code tail} accepts, and the new
+     * segment (if any) replaces the earlier ones. Call while no log batch is applied, so that no
+     * entry reaches the old index after the copy.
+     */
+    public GroupIndex[] switchTo(GroupIndex[] current, LongPredicate tail, SortedSegments segments) throws IOException {
+      GroupIndex[] next = new GroupIndex[current.length];
+      for (int i = 0; i < current.length; i++) {
+        GroupIndex g = current[i];
+        if (g == null) {
+          continue;
+        }
+        GroupCompaction.Result r = results.get(i);
+        List<SortedSegment> segs = r == null || r.path() == null ? List.of() : List.of(segments.open(r.fileId(), r.path()));
+        next[i] = new GroupIndex(g.tablet(), g.group(), tailOf(g.index(), tail), segs, Math.max(horizon, g.gcHorizon()),
+            g.loadedLsn());
+        next[i].mustCheckpoint();
+      }
+      return next;
+    }
+
+    /** Deletes the new segments: the switch did not happen (the tablet closed or changed meanwhile). */
+    public void abandon() throws IOException {
+      for (GroupCompaction.Result r : results) {
+        if (r != null && r.path() != null) {
+          fs.delete(r.path(), false);
+        }
+      }
+    }
+
+    public CompactionReport report() {
+      long bytesIn = 0;
+      long bytesOut = 0;
+      long in = 0;
+      long out = 0;
+      int segs = 0;
+      for (GroupCompaction.Result r : results) {
+        if (r != null) {
+          bytesIn += r.bytesIn();
+          in += r.versionsIn();
+          out += r.versionsOut();
+          if (r.stats() != null) {
+            bytesOut += r.stats().fileBytes();
+            segs++;
+          }
+        }
+      }
+      return new CompactionReport(tablet.schema().name() + "/" + tablet.tabletId(), bytesIn, bytesOut, in, out, in - out,
+          segs, horizon, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+  }
+
+  /**
+   * Writes the new segments of a served tablet into {@code dir}.
+   *
+   * @param tail the index entries (by pointer) at or after the watermark: left in the index
+   */
+  public Written write(TabletDescriptor d, GroupIndex[] groups, Path dir, LongPredicate tail, long nowMs)
+      throws IOException {
+    long t0 = System.nanoTime();
+    long horizon = HybridTimestamp.of(Math.max(0, nowMs - retentionMs), 0);
+    List<GroupCompaction.Result> results = new ArrayList<>();
+    try {
+      for (GroupIndex g : groups) {
+        if (g == null) {
+          results.add(null);
+          continue;
+        }
+        RowRetention retention = new RowRetention(g.group().policy(), g.group().columns(),
+            Math.max(horizon, g.gcHorizon()), nowMs, txnRetentionMs);
+        long id = ids.next();
+        Path path = new Path(dir, String.format("sorted-%020d.lbs", id));
+        results.add(GroupCompaction.run(fs, path, id, d, g, store, tail, retention));
+      }
+    } catch (IOException | RuntimeException e) {
+      new Written(d, horizon, results, t0).abandon();
+      throw e;
+    }
+    return new Written(d, horizon, results, t0);
+  }
+
+  private static MultiVersionIndex tailOf(MultiVersionIndex index, LongPredicate tail) {
+    MultiVersionIndex out = BLinkTree.builder().build();
+    for (IndexCursor c = index.range(null, null); c.next(); ) {
+      if (tail.test(c.pointer())) {
+        out.put(c.key(), c.timestamp(), c.pointer(), c.meta());
+      }
+    }
+    return out;
+  }
+}

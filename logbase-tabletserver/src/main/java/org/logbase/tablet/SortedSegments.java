@@ -1,0 +1,72 @@
+package org.logbase.tablet;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.Config;
+import org.logbase.files.SharedPaths;
+import org.logbase.rpc.SortedRef;
+import org.logbase.sorted.BlockCache;
+import org.logbase.sorted.CaffeineBlockCache;
+import org.logbase.sorted.SortedFormats;
+import org.logbase.sorted.SortedSegmentReader;
+
+/**
+ * The sorted segments a server reads, one open reader per file however many tablets name it (the
+ * daughters of a split share their parent's), and the block cache they share
+ * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none). A reader stays open until the server
+ * closes: a file a tablet stopped naming may still be read by a request under way.
+ */
+public final class SortedSegments implements Closeable {
+  public static final String BLOCK_CACHE_BYTES = "sorted.block.cache.bytes";
+  static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
+
+  private final FileSystem fs;
+  private final BlockCache cache;
+  private final Map<Long, SortedSegment> open = new HashMap<>();
+
+  public SortedSegments(FileSystem fs, Config config) {
+    this.fs = fs;
+    long bytes = config.getBytes(BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES);
+    this.cache = bytes == 0 ? BlockCache.none() : new CaffeineBlockCache(bytes);
+  }
+
+  /** The segment a manifest names, opened (and its footer, index and filter checked) on first use. */
+  public synchronized SortedSegment open(SortedRef ref) throws IOException {
+    SortedSegment s = open.get(ref.getFileId());
+    if (s == null) {
+      SortedSegmentReader r = SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache);
+      s = new SortedSegment(ref.getFileId(), ref.getPath(), r);
+      open.put(ref.getFileId(), s);
+    }
+    return s;
+  }
+
+  /** A segment just written by this server, opened for reading. */
+  public SortedSegment open(long fileId, Path path) throws IOException {
+    return open(SortedRef.newBuilder().setFileId(fileId).setPath(SharedPaths.store(fs, path)).build());
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    IOException first = null;
+    for (SortedSegment s : open.values()) {
+      try {
+        s.reader().close();
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    open.clear();
+    if (first != null) {
+      throw first;
+    }
+  }
+}

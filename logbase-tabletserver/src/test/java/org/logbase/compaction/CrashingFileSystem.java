@@ -1,0 +1,140 @@
+package org.logbase.compaction;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.util.Progressable;
+
+/**
+ * A file system (wrapping a compacting child's engine) that stops the process at one moment of a
+ * compaction, named by {@link Moment}: it prints {@code AT <moment>} and waits, so the test kills it
+ * with kill -9 right there. Lives with the tests: the product has no such switch.
+ */
+final class CrashingFileSystem extends FilterFileSystem {
+  /** Where a compaction is stopped, in the order a compaction reaches them. */
+  enum Moment {
+    SEGMENT_CREATED, // the sorted segment's file exists, empty
+    SEGMENT_HALF_WRITTEN, // some of its blocks are written
+    SEGMENT_COMPLETE, // written and synced, not in force
+    INDEX_FILE, // the switch done in memory; the checkpoint after it writes the tail's index file
+    MANIFEST_BEFORE, // that checkpoint's manifest edit, about to be written
+    MANIFEST_AFTER // the manifest edit written: the new segment is in force on disk
+  }
+
+  private static final int HALF_BYTES = 8192;
+  private final Moment moment;
+  private volatile boolean segmentDone;
+
+  CrashingFileSystem(FileSystem inner, Moment moment) {
+    super(inner);
+    this.moment = moment;
+  }
+
+  private void stopIf(Moment m) {
+    if (m != moment) {
+      return;
+    }
+    System.out.println("AT " + m);
+    System.out.flush();
+    while (true) {
+      try {
+        Thread.sleep(60_000); // until the test kills this process
+      } catch (InterruptedException e) {
+        // Keep waiting: the point is that nothing after this moment happens.
+      }
+    }
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
+      short replication, long blockSize, Progressable progress) throws IOException {
+    FSDataOutputStream out = super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress);
+    String name = f.getName();
+    if (name.startsWith("sorted-")) {
+      stopIf(Moment.SEGMENT_CREATED);
+      return new FSDataOutputStream(new Watched(out), statistics);
+    }
+    if (segmentDone && name.endsWith(".idx.tmp")) {
+      stopIf(Moment.INDEX_FILE);
+    }
+    if (segmentDone && name.startsWith("MANIFEST")) {
+      stopIf(Moment.MANIFEST_BEFORE);
+      return new FSDataOutputStream(new AfterClose(out), statistics);
+    }
+    return out;
+  }
+
+  @Override
+  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
+    if (segmentDone && f.getName().startsWith("MANIFEST")) {
+      stopIf(Moment.MANIFEST_BEFORE);
+      return new FSDataOutputStream(new AfterClose(super.append(f, bufferSize, progress)), statistics);
+    }
+    return super.append(f, bufferSize, progress);
+  }
+
+  /** A sorted segment being written: stops half way, or once complete. */
+  private final class Watched extends FilterOutputStream {
+    private final FSDataOutputStream inner;
+    private long written;
+
+    Watched(FSDataOutputStream inner) {
+      super(inner);
+      this.inner = inner;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      inner.write(b, off, len);
+      written += len;
+      if (written >= HALF_BYTES) {
+        stopIf(Moment.SEGMENT_HALF_WRITTEN);
+      }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      inner.write(b);
+      written++;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      inner.hflush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      inner.hsync();
+      inner.close();
+      segmentDone = true;
+      stopIf(Moment.SEGMENT_COMPLETE);
+    }
+  }
+
+  /** The manifest being written: stops once it is closed (durable). */
+  private final class AfterClose extends FilterOutputStream {
+    private final OutputStream inner;
+
+    AfterClose(OutputStream inner) {
+      super(inner);
+      this.inner = inner;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      inner.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      inner.close();
+      stopIf(Moment.MANIFEST_AFTER);
+    }
+  }
+}
