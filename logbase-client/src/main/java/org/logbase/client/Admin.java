@@ -11,9 +11,11 @@ import org.logbase.common.LogBaseException;
 import org.logbase.common.TableNotFoundException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
+import org.logbase.common.schema.StoragePolicy;
 import org.logbase.rpc.AddColumnGroupRequest;
 import org.logbase.rpc.BalancerRequest;
 import org.logbase.rpc.ClusterStatusRequest;
+import org.logbase.rpc.CompactTableRequest;
 import org.logbase.rpc.CreateTableRequest;
 import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.ListTablesRequest;
@@ -56,11 +58,43 @@ public final class Admin {
 
   /** Adds a column group to a table; its columns must be new to the table. */
   public TableDescription addColumnGroup(String table, String group, String... columns) {
+    return addColumnGroup(table, group, Arrays.asList(columns), StoragePolicy.DEFAULT);
+  }
+
+  /** Adds a column group with its storage policy to a table; its columns must be new to the table. */
+  public TableDescription addColumnGroup(String table, String group, List<String> columns, StoragePolicy policy) {
     AddColumnGroupRequest request = AddColumnGroupRequest.newBuilder()
         .setTable(table)
-        .setColumnGroup(SchemaProtos.toProto(new ColumnGroup(0, group, Arrays.asList(columns))))
+        .setColumnGroup(SchemaProtos.toProto(new ColumnGroup(0, group, columns, policy)))
         .build();
     return changeTable(table, "add column group", stub -> stub.addColumnGroup(request));
+  }
+
+  /**
+   * Changes the storage policy of a column group (versions kept, time to live, compression): the
+   * settings {@code change} gives, the others stay. The table's tablets are re-opened with it on
+   * their servers (no data is moved).
+   *
+   * @throws org.logbase.common.InvalidRequestException for an unknown group or a value out of bounds
+   * @throws TableNotFoundException if the table does not exist
+   */
+  public TableDescription alterColumnGroup(String table, String group, PolicyChange change) {
+    return changeTable(table, "alter column group '" + Echo.of(group) + "' of",
+        stub -> stub.alterColumnGroup(change.toRequest(table, group)));
+  }
+
+  /**
+   * Compacts every tablet of a table now, on the servers that serve them (the servers in parallel,
+   * one tablet at a time on each), and returns each tablet's outcome in key order: a tablet that
+   * was not compacted (its server is down, refused or failed) says why, and the others are compacted
+   * all the same. Tablets whose compaction outlasts {@code rpc.deadline.ms} are reported without
+   * an answer; their servers go on.
+   *
+   * @throws TableNotFoundException if the table does not exist
+   */
+  public List<TabletCompaction> compact(String table) {
+    return Protos.compactions(call("compact table '" + Echo.of(table) + "'",
+        stub -> stub.compactTable(CompactTableRequest.newBuilder().setTable(table).build())));
   }
 
   /** Drops a table and its data. */
@@ -70,8 +104,8 @@ public final class Admin {
   }
 
   /**
-   * Empties a table: drops it and creates it again with the same column groups and split keys
-   * (the start keys of its tablets now). Not atomic: if this fails between the two steps, the table
+   * Empties a table: drops it and creates it again with the same column groups (and their storage
+   * policies) and split keys (the start keys of its tablets now). Not atomic: if this fails between the two steps, the table
    * is gone and the exception says how to create it again.
    *
    * @return the new, empty table
@@ -79,7 +113,7 @@ public final class Admin {
   public TableDescription truncateTable(String table) {
     TableDescription before = describeTable(table);
     TableDefinition.Builder definition = TableDefinition.builder(table);
-    before.schema().columnGroups().forEach(g -> definition.columnGroup(g.name(), g.columns()));
+    before.schema().columnGroups().forEach(g -> definition.columnGroup(g.name(), g.columns(), g.policy()));
     byte[][] splits = before.tablets().stream().map(TabletInfo::startKey).filter(k -> k.length > 0)
         .toArray(byte[][]::new);
     dropTable(table);

@@ -12,6 +12,8 @@ import org.logbase.common.Row;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.ClusterStatusResponse;
 import org.logbase.rpc.ColumnValue;
+import org.logbase.rpc.CompactTableResponse;
+import org.logbase.rpc.CompactionStats;
 import org.logbase.rpc.RowResult;
 import org.logbase.rpc.ServerLoad;
 import org.logbase.rpc.ServerStatus;
@@ -42,10 +44,20 @@ final class Protos {
       servers.add(new ServerInfo(s.getServerId(), s.getAddress(), s.getLive(), s.getDraining(), s.getTabletsList(),
           !s.hasLoad() ? null
           : new ServerInfo.Load(l.getStartedMs() == 0 ? null : Instant.ofEpochMilli(l.getStartedMs()), l.getRequests(),
-              l.getRequestsPerSecond(), l.getLogFileBytes(), l.getLogBytes(), l.getLocks(), l.getUnknownDecides())));
+              l.getRequestsPerSecond(), l.getLogFileBytes(), l.getLogBytes(), l.getLocks(), l.getUnknownDecides(),
+              l.getLastCompaction())));
     }
     return new ClusterStatus(r.getActiveMaster(), r.getMastersList(), servers, r.getTables(), r.getBalancerEnabled(),
         r.getMovesInProgressList());
+  }
+
+  /** Each tablet's outcome; the wire's TabletCompaction shares the public type's name, so it stays unnamed. */
+  static List<TabletCompaction> compactions(CompactTableResponse r) {
+    return r.getTabletsList().stream().map(c -> {
+      CompactionStats s = c.getStats();
+      return new TabletCompaction(c.getTabletId(), c.getServerId(), s.getBytesIn(), s.getBytesOut(), s.getVersionsIn(),
+          s.getVersionsOut(), s.getVersionsDropped(), s.getSegments(), s.getHorizon(), s.getMillis(), c.getError());
+    }).toList();
   }
 
   static Row row(RowResult r) {

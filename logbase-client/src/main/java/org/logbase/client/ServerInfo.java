@@ -28,7 +28,8 @@ public record ServerInfo(String serverId, String address, boolean live, boolean 
    * @param locks row locks it holds now (transactions committing or prepared)
    * @param unknownDecides decisions it received for transactions not prepared there (harmless:
    *     docs/transactions.md), since it started
+   * @param lastCompaction the outcome of its last compaction, one line; empty if none since it started
    */
   public record Load(Instant startedAt, long requests, double requestsPerSecond, long logFileBytes,
-      long appendedBytes, int locks, long unknownDecides) {}
+      long appendedBytes, int locks, long unknownDecides, String lastCompaction) {}
 }

@@ -14,7 +14,7 @@ import picocli.CommandLine.HelpCommand;
       TruncateCommand.class, DropCommand.class, EnableCommand.class, PutCommand.class, GetCommand.class,
       ScanCommand.class, CountCommand.class, DeleteCommand.class, BeginCommand.class, CommitCommand.class,
       AbortCommand.class, StatusCommand.class, MoveCommand.class, SplitCommand.class, BalancerCommand.class,
-      DecommissionCommand.class, VersionCommand.class, HelpCommand.class, ExitCommand.class
+      DecommissionCommand.class, CompactCommand.class, VersionCommand.class, HelpCommand.class, ExitCommand.class
     })
 final class Commands implements Runnable {
   private final ShellSession session;

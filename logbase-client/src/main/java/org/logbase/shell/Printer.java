@@ -11,6 +11,7 @@ import org.logbase.client.ClusterStatus;
 import org.logbase.client.RowVersion;
 import org.logbase.client.ServerInfo;
 import org.logbase.client.TableDescription;
+import org.logbase.client.TabletCompaction;
 import org.logbase.client.TabletInfo;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
@@ -68,7 +69,8 @@ final class Printer {
     out.println("table " + d.name() + " (id " + d.schema().id() + ")");
     out.println("column groups:");
     for (ColumnGroup g : d.schema().columnGroups()) {
-      out.println("  " + g.name() + " (id " + g.id() + "): " + String.join(", ", g.columns()));
+      out.println("  " + g.name() + " (id " + g.id() + "): " + String.join(", ", g.columns()) + "  "
+          + PolicySettings.format(g.policy()));
     }
     out.println("tablets:");
     for (TabletInfo t : d.tablets()) {
@@ -110,10 +112,34 @@ final class Printer {
         out.println("    appended to the log since start: " + size(load.appendedBytes()) + "; row locks held: "
             + load.locks() + "; decisions for transactions not prepared there: " + load.unknownDecides());
       }
+      if (load != null && !load.lastCompaction().isEmpty()) {
+        out.println("    last compaction: " + load.lastCompaction());
+      }
       if (detailed && !server.tablets().isEmpty()) {
         out.println("    tablets: " + String.join(" ", server.tablets()));
       }
     }
+  }
+
+  /** One tablet's compaction: what it read and wrote and dropped, or why it was not compacted. */
+  void compaction(TabletCompaction c) {
+    String tablet = "tablet " + c.tabletId() + " on " + c.serverId() + ": ";
+    if (!c.compacted()) {
+      out.println(tablet + "not compacted: " + c.error());
+      return;
+    }
+    out.println(tablet + size(c.bytesIn()) + " -> " + size(c.bytesOut()) + ", versions " + c.versionsIn() + " -> "
+        + c.versionsOut() + " (" + c.versionsDropped() + " dropped), " + c.segments() + " segments, " + c.millis()
+        + " ms");
+  }
+
+  /** The sum of a table's compactions. */
+  void compactionTotal(String table, List<TabletCompaction> all) {
+    List<TabletCompaction> done = all.stream().filter(TabletCompaction::compacted).toList();
+    out.println("compacted " + done.size() + " of " + all.size() + " tablets of " + table + ": "
+        + size(done.stream().mapToLong(TabletCompaction::bytesIn).sum()) + " -> "
+        + size(done.stream().mapToLong(TabletCompaction::bytesOut).sum()) + ", "
+        + done.stream().mapToLong(TabletCompaction::versionsDropped).sum() + " versions dropped");
   }
 
   /** Bytes as the shell prints them (text when printable, escaped otherwise). */

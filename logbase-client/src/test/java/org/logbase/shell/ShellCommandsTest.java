@@ -39,7 +39,8 @@ class ShellCommandsTest {
     Result r = ok("truncate emptied --yes; scan emptied; describe emptied");
     assertTrue(r.lines().contains("truncated table emptied: empty, 3 tablets"), r.out());
     assertTrue(r.lines().contains("0 rows"), r.out());
-    assertTrue(r.lines().containsAll(List.of("  a (id 0): x", "  b (id 1): y, z")), r.out());
+    assertTrue(r.lines().containsAll(List.of("  a (id 0): x  versions=all ttl=forever compression=lz4",
+        "  b (id 1): y, z  versions=all ttl=forever compression=lz4")), r.out());
     assertTrue(r.lines().stream().anyMatch(l -> l.matches("  \\d+  \\[m, t\\)  .*")), r.out());
     Result asked = CLUSTER.shell("-e", "truncate emptied");
     assertEquals(1, asked.code());

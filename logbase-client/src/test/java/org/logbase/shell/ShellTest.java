@@ -61,8 +61,8 @@ class ShellTest {
     assertTrue(lines.contains("3 rows"), r.out());
 
     assertTrue(lines.stream().anyMatch(l -> l.matches("table users \\(id \\d+\\)")), r.out());
-    assertTrue(lines.contains("  profile (id 0): name, email"), r.out());
-    assertTrue(lines.contains("  stats (id 1): visits"), r.out());
+    assertTrue(lines.contains("  profile (id 0): name, email  versions=all ttl=forever compression=lz4"), r.out());
+    assertTrue(lines.contains("  stats (id 1): visits  versions=all ttl=forever compression=lz4"), r.out());
     assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[-inf, g\\)  ts-0 127\\.0\\.0\\.1:\\d+")), r.out());
     assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[g, p\\)  ts-1 127\\.0\\.0\\.1:\\d+")), r.out());
     assertTrue(lines.stream().anyMatch(l -> l.matches("  \\d+  \\[p, \\+inf\\)  ts-0 127\\.0\\.0\\.1:\\d+")), r.out());
@@ -144,7 +144,7 @@ class ShellTest {
     Result r = shell("-e", "help");
     assertEquals(0, r.code(), r.err());
     for (String command : List.of("create", "alter", "describe", "list", "drop", "put", "get", "scan", "delete",
-        "begin", "commit", "abort", "status", "help", "exit")) {
+        "begin", "commit", "abort", "status", "compact", "help", "exit")) {
       assertTrue(r.out().contains("  " + command), command + " in " + r.out());
     }
     Result scan = shell("-e", "help scan");

@@ -12,10 +12,13 @@ import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotActiveMasterException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.AlterColumnGroupRequest;
 import org.logbase.rpc.BalancerRequest;
 import org.logbase.rpc.BalancerResponse;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.ClusterStatusResponse;
+import org.logbase.rpc.CompactTableRequest;
+import org.logbase.rpc.CompactTableResponse;
 import org.logbase.rpc.CreateTableRequest;
 import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.DecommissionResponse;
@@ -47,6 +50,8 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   private static final Duration ANSWER_MARGIN = Duration.ofSeconds(1);
   /** Longest wait for a timestamp bound renewal, for callers without a deadline. */
   private static final Duration TIMESTAMP_WAIT = Duration.ofSeconds(10);
+  /** Longest wait for a table's compactions: the caller's deadline usually ends it sooner. */
+  private static final Duration COMPACTION_WAIT = Duration.ofMinutes(10);
 
   private final MasterElection election;
   private final TableCatalog catalog;
@@ -57,12 +62,14 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   private final Duration tabletCommandDeadline;
   private final Executor blockingCalls;
   private final ClusterAdmin admin;
+  private final TableCompactions compactions;
 
   /** @param blockingCalls runs calls that must wait and arrived on the network thread */
   MasterRpcService(MasterElection election, TableCatalog catalog, AssignmentReconciler reconciler,
       ServerLoads loads, ClusterStatusReport status, TimestampOracle oracle, Duration tabletCommandDeadline,
-      Executor blockingCalls, ClusterAdmin admin) {
+      Executor blockingCalls, ClusterAdmin admin, TableCompactions compactions) {
     this.admin = admin;
+    this.compactions = compactions;
     this.election = election;
     this.catalog = catalog;
     this.reconciler = reconciler;
@@ -104,6 +111,16 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   @Override
   public void addColumnGroup(AddColumnGroupRequest request, StreamObserver<TableMeta> out) {
     whenActive(out, () -> catalog.addColumnGroup(request, waitForServers()));
+  }
+
+  @Override
+  public void alterColumnGroup(AlterColumnGroupRequest request, StreamObserver<TableMeta> out) {
+    whenActive(out, () -> catalog.alterColumnGroup(request, waitForServers()));
+  }
+
+  @Override
+  public void compactTable(CompactTableRequest request, StreamObserver<CompactTableResponse> out) {
+    whenActive(out, () -> compactions.compact(request.getTable(), withinDeadline(COMPACTION_WAIT)));
   }
 
   @Override

@@ -115,7 +115,8 @@ public final class MasterServer implements AutoCloseable {
             TableLimits.from(config), failover.lock(), moves),
         reconciler, loads,
         new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
-        TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits));
+        TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits),
+        new TableCompactions(tables, liveServers, tabletServers));
     balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, splits, loads, BalancePlanner.from(config),
         AutoSplits.from(config), election::isActive);
     balancerIntervalMs = config.getLong(BALANCER_INTERVAL_MS, DEFAULT_BALANCER_INTERVAL_MS);

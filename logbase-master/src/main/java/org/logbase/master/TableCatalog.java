@@ -10,6 +10,7 @@ import org.logbase.common.InvalidRequestException;
 import org.logbase.common.TableExistsException;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.AlterColumnGroupRequest;
 import org.logbase.rpc.ColumnGroupSpec;
 import org.logbase.rpc.CreateTableRequest;
 import org.logbase.rpc.TableMeta;
@@ -20,7 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The table operations of the active master: create, drop, describe, list and add a column group.
+ * The table operations of the active master: create, drop, describe, list, add a column group and
+ * change a column group's storage policy.
  * Metadata changes go to ZooKeeper first; the tablet servers are told afterwards, and a server that
  * misses the news gets it through heartbeat reconciliation. Each operation that changes tablets
  * waits up to {@code waitForServers} for the servers' answers before it returns, so that the
@@ -157,25 +159,48 @@ final class TableCatalog {
     });
     LOG.info("table '{}': added column group '{}' (id {})", request.getTable(),
         request.getColumnGroup().getName(), updated.getNextColumnGroupId() - 1);
+    return reopen(request.getTable(), waitForServers);
+  }
+
+  /**
+   * Changes one column group's storage policy (the fields the request sets), then re-opens every
+   * tablet with the new schema: a tablet server gives a tablet it serves the new policy in place,
+   * with its indexes and its write gate.
+   */
+  TableMeta alterColumnGroup(AlterColumnGroupRequest request, Duration waitForServers) throws Exception {
+    GroupPolicyChange.checkSomethingSet(request);
+    TableMeta updated = tables.update(request.getTable(),
+        current -> current.toBuilder().setSpec(GroupPolicyChange.apply(current.getSpec(), request)).build());
+    updated.getSpec().getColumnGroupsList().stream().filter(g -> g.getName().equals(request.getColumnGroup()))
+        .forEach(g -> LOG.info("table '{}': column group '{}' now keeps {} versions (0: all), for {} ms (0: forever),"
+            + " compressed with {}", request.getTable(), g.getName(), g.getMaxVersions(), g.getTtlMs(), g.getCompression()));
+    return reopen(request.getTable(), waitForServers);
+  }
+
+  /**
+   * Re-opens every tablet of a table with the schema stored now, after a schema change, and waits
+   * up to {@code waitForServers} for the servers.
+   */
+  private TableMeta reopen(String table, Duration waitForServers) throws Exception {
     Map<String, String> live;
     CompletableFuture<Void> opens;
+    TableMeta now;
     synchronized (assignmentLock) {
       // On the assignment as it is now: a tablet moved since the update is re-opened on its new
       // server, and one being moved is left to its move (the target opens it with the new schema).
       // An open sent to a tablet's old server after a move would serve it there again.
-      TableMeta now = tables.get(request.getTable()).meta();
+      now = tables.get(table).meta();
       TableMeta.Builder reopen = now.toBuilder().clearTablets();
       for (TabletLocation t : now.getTabletsList()) {
-        if (!moves.isMoving(TableMetas.tabletName(request.getTable(), t.getTablet().getTabletId()))) {
+        if (!moves.isMoving(TableMetas.tabletName(table, t.getTablet().getTabletId()))) {
           reopen.addTablets(t);
         }
       }
       live = liveServers.read();
       opens = commands.openAll(reopen.build(), live);
-      updated = now;
     }
     TabletCommands.awaitQuietly(opens, waitForServers);
-    return TableMetas.withAddresses(updated, live);
+    return TableMetas.withAddresses(now, live);
   }
 
   /** The spec with column group ids 0..n-1 in the order given (ids in a request are ignored). */

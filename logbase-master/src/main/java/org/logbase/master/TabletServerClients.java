@@ -12,6 +12,9 @@ import java.util.function.LongSupplier;
 import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
+import org.logbase.rpc.CompactTabletRequest;
+import org.logbase.rpc.CompactTabletResponse;
+import org.logbase.rpc.CompactionStats;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletsRequest;
 import org.logbase.rpc.OpenTabletsResponse;
@@ -70,6 +73,17 @@ final class TabletServerClients implements AutoCloseable {
         .thenApply(r -> r.getSplitKey().toByteArray());
   }
 
+  /**
+   * Asks the server at {@code address} to compact a tablet now; completes with what the compaction
+   * did. It may take long: the call's deadline is {@code deadline}, not the commands' usual one.
+   */
+  CompletableFuture<CompactionStats> compactTablet(String address, String table, int tabletId, Duration deadline) {
+    CompactTabletRequest request = CompactTabletRequest.newBuilder().setTable(table).setTabletId(tabletId)
+        .setMasterEpoch(epoch.getAsLong()).build();
+    return this.<CompactTabletResponse>call(address, deadline, (stub, done) -> stub.compactTablet(request, done))
+        .thenApply(CompactTabletResponse::getStats);
+  }
+
   @Override
   public void close() {
     closed = true;
@@ -82,13 +96,17 @@ final class TabletServerClients implements AutoCloseable {
   }
 
   private <R> CompletableFuture<R> call(String address, AdminCall<R> call) {
+    return call(address, deadline, call);
+  }
+
+  private <R> CompletableFuture<R> call(String address, Duration callDeadline, AdminCall<R> call) {
     CompletableFuture<R> result = new CompletableFuture<>();
     if (closed) {
       result.completeExceptionally(new IllegalStateException("master is shutting down"));
       return result;
     }
     TabletAdminServiceStub stub = TabletAdminServiceGrpc.newStub(channel(address))
-        .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        .withDeadlineAfter(callDeadline.toMillis(), TimeUnit.MILLISECONDS);
     // Commands are often sent from inside an RPC handler (a heartbeat); in that RPC's context they
     // would be cancelled the moment its answer is sent. They must outlive it: fork.
     Context.current().fork().run(() -> call.send(stub, observer(result)));

@@ -9,11 +9,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
+import org.logbase.common.LogBaseException;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
+import org.logbase.rpc.CompactTabletRequest;
+import org.logbase.rpc.CompactTabletResponse;
+import org.logbase.rpc.CompactionStats;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletResponse;
 import org.logbase.rpc.OpenTabletsRequest;
@@ -23,7 +29,8 @@ import org.logbase.rpc.TabletAdminServiceGrpc;
 /**
  * A stand-in tablet server: a real gRPC TabletAdminService on a real port that records the
  * tablets it is asked to open (OpenTablets, and the older OpenTablet) and the CloseTablet calls it gets
- * (and can be told to fail the opens), registered as live by an ephemeral znode under
+ * (and can be told to fail the opens), answers CompactTablet with canned numbers after a pause (or
+ * fails it as a server that cannot compact yet does) and records how many ran at once, registered as live by an ephemeral znode under
  * {@link ZkPaths#servers()} like a real one.
  */
 final class FakeTabletServer implements AutoCloseable {
@@ -34,7 +41,11 @@ final class FakeTabletServer implements AutoCloseable {
   private final List<Integer> batches = new CopyOnWriteArrayList<>();
   private final List<CloseTabletRequest> closes = new CopyOnWriteArrayList<>();
   private final Server server;
+  private final List<CompactTabletRequest> compactions = new CopyOnWriteArrayList<>();
+  private final AtomicInteger compacting = new AtomicInteger();
+  private final AtomicInteger mostCompactingAtOnce = new AtomicInteger();
   private volatile boolean failOpens;
+  private volatile boolean failCompactions;
 
   private FakeTabletServer(String id, CuratorFramework zk, ZkPaths paths) throws Exception {
     this.id = id;
@@ -66,6 +77,29 @@ final class FakeTabletServer implements AutoCloseable {
           }
 
           @Override
+          public void compactTablet(CompactTabletRequest request, StreamObserver<CompactTabletResponse> out) {
+            compactions.add(request);
+            mostCompactingAtOnce.accumulateAndGet(compacting.incrementAndGet(), Math::max);
+            try {
+              Thread.sleep(COMPACTION_MS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            } finally {
+              compacting.decrementAndGet();
+            }
+            if (failCompactions) {
+              out.onError(RpcErrors.toStatus(new LogBaseException("tablet " + request.getTable() + "/"
+                  + request.getTabletId() + " was not compacted: this tablet server cannot compact yet")));
+              return;
+            }
+            long in = 1000L * (request.getTabletId() + 1);
+            out.onNext(CompactTabletResponse.newBuilder().setStats(CompactionStats.newBuilder().setBytesIn(in)
+                .setBytesOut(in / 4).setVersionsIn(10).setVersionsOut(4).setVersionsDropped(6).setSegments(1)
+                .setHorizon(77).setMillis(COMPACTION_MS)).build());
+            out.onCompleted();
+          }
+
+          @Override
           public void closeTablet(CloseTabletRequest request, StreamObserver<CloseTabletResponse> out) {
             closes.add(request);
             out.onNext(CloseTabletResponse.getDefaultInstance());
@@ -75,6 +109,9 @@ final class FakeTabletServer implements AutoCloseable {
         .build()
         .start();
   }
+
+  /** How long a fake compaction takes. */
+  static final int COMPACTION_MS = 50;
 
   /** Starts the fake and registers it as live. */
   static FakeTabletServer start(String id, CuratorFramework zk, ZkPaths paths) throws Exception {
@@ -114,6 +151,20 @@ final class FakeTabletServer implements AutoCloseable {
   /** Whether OpenTablet calls fail (they are recorded either way). */
   void failOpens(boolean fail) {
     failOpens = fail;
+  }
+
+  List<CompactTabletRequest> compactions() {
+    return compactions;
+  }
+
+  /** The most CompactTablet calls it was in at the same time. */
+  int mostCompactingAtOnce() {
+    return mostCompactingAtOnce.get();
+  }
+
+  /** Whether CompactTablet calls fail (they are recorded either way). */
+  void failCompactions(boolean fail) {
+    failCompactions = fail;
   }
 
   void register() throws Exception {

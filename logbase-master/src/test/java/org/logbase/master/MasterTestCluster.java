@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -95,6 +96,15 @@ final class MasterTestCluster implements AutoCloseable {
     FakeTabletServer s = FakeTabletServer.start(id, zk, paths);
     started.add(s);
     return s;
+  }
+
+  /** Starts fake tablet servers with these ids, by id. */
+  Map<String, FakeTabletServer> startTabletServers(String... ids) throws Exception {
+    Map<String, FakeTabletServer> servers = new TreeMap<>();
+    for (String id : ids) {
+      servers.put(id, startTabletServer(id));
+    }
+    return servers;
   }
 
   /** Two masters once one of them is active, and which is which. */

@@ -44,10 +44,7 @@ class TableMetadataTest {
   @BeforeEach
   void startCluster() throws Exception {
     cluster = new MasterTestCluster(ZK.server());
-    servers = Map.of(
-        "ts-1", cluster.startTabletServer("ts-1"),
-        "ts-2", cluster.startTabletServer("ts-2"),
-        "ts-3", cluster.startTabletServer("ts-3"));
+    servers = cluster.startTabletServers("ts-1", "ts-2", "ts-3");
     admin = cluster.admin(cluster.awaitActive(cluster.startMaster()));
   }
 

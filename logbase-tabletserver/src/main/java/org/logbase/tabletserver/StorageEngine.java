@@ -204,8 +204,9 @@ public final class StorageEngine implements Closeable {
   /**
    * Starts serving tablets: loads their checkpoints and replays this server's log for all of them
    * in one pass, while the server's other tablets take writes. A tablet that is open already with
-   * more column groups in its schema gains the new groups (empty); one open with the same schema is
-   * left as it is.
+   * more column groups in its schema gains the new groups (empty); one whose groups differ only in
+   * their storage policies gets the new schema over the same indexes; one open with the same schema
+   * is left as it is.
    *
    * <p>The replay runs to where the live path stands, then again over what came meanwhile, and
    * reads the last stretch while the live path is held: from that position on, the live applier
@@ -567,6 +568,12 @@ public final class StorageEngine implements Closeable {
     current.tablet().descriptor().schema().columnGroups().forEach(g -> known.add(g.id()));
     List<ColumnGroup> added = d.schema().columnGroups().stream().filter(g -> !known.contains(g.id())).toList();
     if (added.isEmpty()) {
+      if (!current.tablet().descriptor().schema().columnGroups().equals(d.schema().columnGroups())) {
+        // Only group policies changed (alter): the new descriptor over the same indexes and gate.
+        registry.putAll(List.of(new TabletRegistry.Entry(
+            new Tablet(d, current.groups(), store, clock, limits, current.tablet().gate()), current.groups())));
+        LOG.info("tablet {} has new column group policies: {}", d, d.schema().columnGroups());
+      }
       return;
     }
     int maxId = d.schema().columnGroups().stream().mapToInt(ColumnGroup::id).max().orElse(0);

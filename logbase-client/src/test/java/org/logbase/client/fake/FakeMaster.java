@@ -13,8 +13,12 @@ import org.logbase.common.LogBaseException;
 import org.logbase.common.NotActiveMasterException;
 import org.logbase.common.TimestampRequests;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.AlterColumnGroupRequest;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.ClusterStatusResponse;
+import org.logbase.rpc.CompactTableRequest;
+import org.logbase.rpc.CompactTableResponse;
+import org.logbase.rpc.CompactionStats;
 import org.logbase.rpc.CreateTableRequest;
 import org.logbase.rpc.DropTableResponse;
 import org.logbase.rpc.ListTablesRequest;
@@ -24,6 +28,8 @@ import org.logbase.rpc.ServerLoad;
 import org.logbase.rpc.ServerStatus;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TableName;
+import org.logbase.rpc.TabletCompaction;
+import org.logbase.rpc.TabletLocation;
 import org.logbase.rpc.TimestampRange;
 import org.logbase.rpc.TimestampRequest;
 
@@ -37,6 +43,7 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   private int locationLookups; // guarded by this
   private volatile boolean active;
   private volatile CountDownLatch timestampGate = new CountDownLatch(0);
+  private volatile String failingCompactions = "";
 
   FakeMaster(FakeMetadata meta) {
     this.meta = meta;
@@ -81,6 +88,14 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
     CountDownLatch gate = new CountDownLatch(1);
     timestampGate = gate;
     return gate;
+  }
+
+  /**
+   * Compactions of tablets on {@code serverId} fail from now on, as a server that cannot compact
+   * answers; the others get canned numbers (bytes in: 1000 per tablet id + 1000, out: a quarter).
+   */
+  public void failCompactionsOn(String serverId) {
+    failingCompactions = serverId;
   }
 
   private synchronized void countLocationLookup() {
@@ -135,6 +150,29 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   }
 
   @Override
+  public void alterColumnGroup(AlterColumnGroupRequest request, StreamObserver<TableMeta> observer) {
+    answer(observer, () -> meta.alterColumnGroup(request));
+  }
+
+  @Override
+  public void compactTable(CompactTableRequest request, StreamObserver<CompactTableResponse> observer) {
+    answer(observer, () -> {
+      CompactTableResponse.Builder b = CompactTableResponse.newBuilder();
+      for (TabletLocation t : meta.table(request.getTable()).getTabletsList()) {
+        int id = t.getTablet().getTabletId();
+        TabletCompaction.Builder c = TabletCompaction.newBuilder().setTabletId(id).setServerId(t.getServerId());
+        long in = 1000L * (id + 1);
+        b.addTablets(t.getServerId().equals(failingCompactions)
+            ? c.setError("tablet " + request.getTable() + "/" + id + " was not compacted: this tablet server cannot"
+                + " compact yet (compaction is being built)")
+            : c.setStats(CompactionStats.newBuilder().setBytesIn(in).setBytesOut(in / 4).setVersionsIn(10)
+                .setVersionsOut(4).setVersionsDropped(6).setSegments(1).setMillis(5)));
+      }
+      return b.build();
+    });
+  }
+
+  @Override
   public void getTabletLocations(TableName request, StreamObserver<TableMeta> observer) {
     answer(observer, () -> {
       countLocationLookup();
@@ -172,7 +210,8 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
             .setLive(true)
             .addAllTablets(tablets)
             .setLoad(ServerLoad.newBuilder().setTablets(tablets.size()).setRequests(42).setRequestsPerSecond(1.5)
-                .setLogBytes(3L << 20)));
+                .setLogBytes(3L << 20).setLastCompaction(failingCompactions.equals(s.getKey())
+                    ? "t/1 at 2026-11-25T10:00:00Z: not compacted, this server cannot compact yet" : "")));
       }
       return b.build();
     });

@@ -10,10 +10,14 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.logbase.common.Bytes;
 import org.logbase.common.HybridTimestamp;
+import org.logbase.common.InvalidRequestException;
 import org.logbase.common.TableExistsException;
 import org.logbase.common.TableNotFoundException;
+import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
+import org.logbase.common.schema.StoragePolicy;
 import org.logbase.common.schema.TableSchema;
+import org.logbase.rpc.AlterColumnGroupRequest;
 import org.logbase.rpc.ColumnGroupSpec;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TableSpec;
@@ -112,6 +116,29 @@ public final class FakeMetadata {
     SchemaProtos.fromProto(spec); // validates
     tables.put(name, meta.toBuilder().setSpec(spec).setNextColumnGroupId(meta.getNextColumnGroupId() + 1).build());
     return table(name);
+  }
+
+  /** Changes a group's policy as a master does: the fields set, each checked by {@link StoragePolicy}. */
+  synchronized TableMeta alterColumnGroup(AlterColumnGroupRequest r) {
+    TableMeta meta = table(r.getTable());
+    TableSpec.Builder spec = meta.getSpec().toBuilder();
+    for (int i = 0; i < spec.getColumnGroupsCount(); i++) {
+      ColumnGroup g = SchemaProtos.fromProto(spec.getColumnGroups(i));
+      if (g.name().equals(r.getColumnGroup())) {
+        StoragePolicy p = g.policy();
+        try {
+          p = r.hasMaxVersions() ? p.withMaxVersions(r.getMaxVersions()) : p;
+          p = r.hasTtlMs() ? p.withTtlMs(r.getTtlMs()) : p;
+          p = r.hasCompression() ? p.withCompression(StoragePolicy.BlockCompression.parse(r.getCompression())) : p;
+        } catch (IllegalArgumentException e) {
+          throw new InvalidRequestException(e.getMessage());
+        }
+        spec.setColumnGroups(i, SchemaProtos.toProto(g.withPolicy(p)));
+        tables.put(r.getTable(), meta.toBuilder().setSpec(spec).build());
+        return table(r.getTable());
+      }
+    }
+    throw new InvalidRequestException("table '" + r.getTable() + "' has no column group '" + r.getColumnGroup() + "'");
   }
 
   synchronized FakeStore store(String name) {

@@ -1,7 +1,9 @@
 package org.logbase.common.schema;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import org.logbase.common.Echo;
 
 /**
  * How a column group keeps its versions and stores its compacted data: the retention HBase users know
@@ -29,7 +31,7 @@ public record StoragePolicy(int maxVersions, long ttlMs, BlockCompression compre
       try {
         return valueOf(name.trim().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("compression '" + name + "' is not one of none, lz4, zstd", e);
+        throw new IllegalArgumentException("compression '" + Echo.of(name) + "' is not one of none, lz4, zstd", e);
       }
     }
   }
@@ -42,6 +44,18 @@ public record StoragePolicy(int maxVersions, long ttlMs, BlockCompression compre
     if (ttlMs < 0 || ttlMs > MAX_TTL_MS) {
       throw new IllegalArgumentException("time to live must be 0 (forever) to " + MAX_TTL_MS + " ms: " + ttlMs);
     }
+  }
+
+  /**
+   * A time to live in milliseconds, as {@link #ttlMs} takes it: {@link Duration#ZERO} is forever.
+   *
+   * @throws IllegalArgumentException for a negative one or one above {@link #MAX_TTL_MS}
+   */
+  public static long ttlMillis(Duration ttl) {
+    if (ttl.isNegative() || ttl.compareTo(Duration.ofMillis(MAX_TTL_MS)) > 0) {
+      throw new IllegalArgumentException("time to live must be 0 (forever) to " + MAX_TTL_MS + " ms: " + ttl);
+    }
+    return ttl.toMillis();
   }
 
   public StoragePolicy withMaxVersions(int n) {

@@ -14,6 +14,7 @@ import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.TableSchema;
+import org.logbase.compaction.CompactionReport;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableSpec;
 import org.logbase.rpc.TabletLoad;
@@ -44,11 +45,25 @@ final class ServedTablets implements AutoCloseable {
     checkServing();
     Tablet t = engine.registry().snapshot().find(ref.getTable(), ref.getTabletId());
     if (t == null) {
-      throw new NotServingTabletException(
-          "this server does not serve tablet " + ref.getTabletId() + " of table '" + Echo.of(ref.getTable()) + "'");
+      throw notServing(ref.getTable(), ref.getTabletId());
     }
     t.noteRequest();
     return t;
+  }
+
+  private static NotServingTabletException notServing(String table, int tabletId) {
+    return new NotServingTabletException(
+        "this server does not serve tablet " + tabletId + " of table '" + Echo.of(table) + "'");
+  }
+
+  /** Compacts a served tablet now (see {@link StorageEngine#compact}). */
+  CompactionReport compact(String table, int tabletId) throws IOException {
+    checkServing();
+    Tablet t = findServed(table, tabletId);
+    if (t == null) {
+      throw notServing(table, tabletId);
+    }
+    return engine.compact(t.descriptor().id());
   }
 
   /** The name of a served table by id, for messages ("#id" if none is served now). */

@@ -10,8 +10,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.logbase.common.Threads;
+import org.logbase.compaction.CompactionReport;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.CloseTabletResponse;
+import org.logbase.rpc.CompactTabletRequest;
+import org.logbase.rpc.CompactTabletResponse;
+import org.logbase.rpc.CompactionStats;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletResponse;
 import org.logbase.rpc.OpenTabletsRequest;
@@ -24,20 +28,22 @@ import org.logbase.tablet.TabletDescriptor;
 import org.logbase.txn.TxnManager;
 
 /**
- * The master's calls: open tablets (recovering them from checkpoints and the log, many in one pass)
- * or close one.
+ * The master's calls: open tablets (recovering them from checkpoints and the log, many in one pass),
+ * close, split or compact one.
  */
 final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminServiceImplBase {
   private final ServedTablets tablets;
   private final TxnManager txns;
   private final Calls calls;
   private final long drainMs;
+  private final TabletCompactor compactor;
   private final MasterEpochFence epochs = new MasterEpochFence();
   /** Splits wait for writes to drain: not on a gRPC thread, nor on the tablet opener's. */
   private final ExecutorService splitter = Executors.newSingleThreadExecutor(Threads.daemon("tablet-splitter"));
 
   /** @param drainMs how long a close waits for the tablet's writes and transactions in progress */
-  TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs) {
+  TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs, TabletCompactor compactor) {
+    this.compactor = compactor;
     this.tablets = tablets;
     this.txns = txns;
     this.calls = calls;
@@ -113,6 +119,23 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
         return SplitTabletResponse.newBuilder().setSplitKey(ByteString.copyFrom(split(d, req))).build();
       }, splitter);
     });
+  }
+
+  /** Compacts a served tablet now, after the compactions asked for before it (one at a time). */
+  @Override
+  public void compactTablet(CompactTabletRequest req, StreamObserver<CompactTabletResponse> out) {
+    calls.async(out, () -> {
+      epochs.admit(req.getMasterEpoch(), "compacting tablet " + req.getTabletId() + " of " + req.getTable());
+      tablets.checkServing();
+      return compactor.compact(req.getTable(), req.getTabletId())
+          .thenApply(r -> CompactTabletResponse.newBuilder().setStats(stats(r)).build());
+    });
+  }
+
+  private static CompactionStats stats(CompactionReport r) {
+    return CompactionStats.newBuilder().setBytesIn(r.bytesIn()).setBytesOut(r.bytesOut()).setVersionsIn(r.versionsIn())
+        .setVersionsOut(r.versionsOut()).setVersionsDropped(r.versionsDropped()).setSegments(r.segments())
+        .setHorizon(r.horizon()).setMillis(r.millis()).build();
   }
 
   private byte[] split(TabletDescriptor d, SplitTabletRequest req) {

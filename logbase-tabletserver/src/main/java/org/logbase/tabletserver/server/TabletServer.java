@@ -178,12 +178,14 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, txnSettings.apply(TxnSettings.from(config)));
     service = new TabletServiceImpl(tablets, txns, writeStats, calls);
+    TabletCompactor compactor = new TabletCompactor(tablets);
     GrpcServerLogging.install();
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
         .addService(service)
-        .addService(new TabletAdminServiceImpl(tablets, txns, calls, config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS)))
+        .addService(new TabletAdminServiceImpl(tablets, txns, calls, config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS),
+            compactor))
         .build();
     rpc.start(); // assigned first, so that close() shuts it down if binding fails
     String address = host + ":" + rpc.getPort();
@@ -203,7 +205,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       return HeartbeatRequest.newBuilder()
           .setLoad(ServerLoad.newBuilder().setTablets(tablets.count()).setRequests(requests)
               .setRequestsPerSecond(perSecond).setLogBytes(engine.logStats().bytes()).setLocks(txns.locks().size())
-              .setLogFileBytes(logFileSize.bytes()).setStartedMs(startedMs).setUnknownDecides(txns.unknownDecides()))
+              .setLogFileBytes(logFileSize.bytes()).setStartedMs(startedMs).setUnknownDecides(txns.unknownDecides())
+              .setLastCompaction(compactor.lastOutcome()))
           .addAllServing(tablets.serving()).addAllTabletLoads(tablets.loads());
     });
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));

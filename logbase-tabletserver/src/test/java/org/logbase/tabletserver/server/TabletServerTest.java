@@ -49,10 +49,13 @@ import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.ValueTooLargeException;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.schema.StoragePolicy;
+import org.logbase.common.schema.StoragePolicy.BlockCompression;
 import org.logbase.common.rpc.BadConnectionLog;
 import org.logbase.common.rpc.GrpcServerLogging;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.PolicyChange;
 import org.logbase.client.Put;
 import org.logbase.client.RowVersion;
 import org.logbase.client.ScanSpec;
@@ -60,6 +63,8 @@ import org.logbase.client.Scanner;
 import org.logbase.client.ServerInfo;
 import org.logbase.client.Table;
 import org.logbase.client.TableDefinition;
+import org.logbase.client.TableDescription;
+import org.logbase.client.TabletCompaction;
 import org.logbase.common.Row;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.DecideRequest;
@@ -142,6 +147,32 @@ class TabletServerTest {
       // status used to show log=0 B: the bytes appended since the restart.
       assertTrue(load.logFileBytes() > 200 * 100, "the restarted server's log holds the 200 rows: " + load);
       assertTrue(load.appendedBytes() < load.logFileBytes(), load.toString());
+    }
+  }
+
+  /**
+   * Through the real master and server: an alter re-opens the tablets with the new policy and they
+   * go on serving; compact reaches the server, whose engine cannot compact yet, and each tablet
+   * reports that in plain words; the next heartbeat carries the outcome to the status.
+   */
+  @Test
+  void alterKeepsServingAndCompactReportsPerTabletWhatTheServerSaid() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      TableDescription d = client.admin().alterColumnGroup("users", "stats",
+          PolicyChange.builder().maxVersions(2).ttl(Duration.ofDays(1)).build());
+      assertEquals(new StoragePolicy(2, 86_400_000L, BlockCompression.LZ4), d.policy("stats"));
+      data.put(put("after-alter", "visits", new byte[] {7}).build());
+      assertTrue(serves(USERS0));
+
+      List<TabletCompaction> out = client.admin().compact("users");
+      assertEquals(List.of(0, 1), out.stream().map(TabletCompaction::tabletId).toList());
+      for (TabletCompaction c : out) {
+        assertFalse(c.compacted());
+        assertTrue(c.error().contains("was not compacted: this tablet server cannot compact yet (compaction is being"
+            + " built)"), c.error());
+      }
+      ServerInfo.Load load = reportedLoad(client, l -> !l.lastCompaction().isEmpty());
+      assertTrue(load.lastCompaction().contains(": not compacted, this server cannot compact yet"), load.lastCompaction());
     }
   }
 
