@@ -30,7 +30,7 @@ import org.logbase.rpc.TabletAdminServiceGrpc;
  * A stand-in tablet server: a real gRPC TabletAdminService on a real port that records the
  * tablets it is asked to open (OpenTablets, and the older OpenTablet) and the CloseTablet calls it gets
  * (and can be told to fail the opens), answers CompactTablet with canned numbers after a pause (or
- * fails it as a server that cannot compact yet does) and records how many ran at once, registered as live by an ephemeral znode under
+ * fails it as a server whose disk is full would) and records how many ran at once, registered as live by an ephemeral znode under
  * {@link ZkPaths#servers()} like a real one.
  */
 final class FakeTabletServer implements AutoCloseable {
@@ -89,7 +89,7 @@ final class FakeTabletServer implements AutoCloseable {
             }
             if (failCompactions) {
               out.onError(RpcErrors.toStatus(new LogBaseException("tablet " + request.getTable() + "/"
-                  + request.getTabletId() + " was not compacted: this tablet server cannot compact yet")));
+                  + request.getTabletId() + " was not compacted: its disk is full (a fake server)")));
               return;
             }
             long in = 1000L * (request.getTabletId() + 1);

@@ -36,12 +36,12 @@ final class GroupCompaction {
   private GroupCompaction() {}
 
   /**
+   * @param group the group as the tablet's schema has it now (its policy)
    * @param tail index entries (by pointer) that stay in the index
    * @return the segment written; null if no version survived (nothing written)
    */
-  static Result run(FileSystem fs, Path path, long fileId, TabletDescriptor d, GroupIndex g, RecordStore store,
-      LongPredicate tail, RowRetention retention) throws IOException {
-    ColumnGroup group = g.group();
+  static Result run(FileSystem fs, Path path, long fileId, TabletDescriptor d, GroupIndex g, ColumnGroup group,
+      RecordStore store, LongPredicate tail, RowRetention retention) throws IOException {
     SegmentIdentity id = new SegmentIdentity(fileId, d.schema().id(), d.tabletId(), group.id());
     VersionCursor c = GroupVersions.compactable(g, store, d.startKey(), d.endKey(), tail);
     long in = 0;

@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Config;
 import org.logbase.common.HybridTimestamp;
+import org.logbase.common.schema.ColumnGroup;
 import org.logbase.files.FileIds;
 import org.logbase.index.BLinkTree;
 import org.logbase.index.IndexCursor;
@@ -135,11 +136,14 @@ public final class TabletCompaction {
           results.add(null);
           continue;
         }
-        RowRetention retention = new RowRetention(g.group().policy(), g.group().columns(),
-            Math.max(horizon, g.gcHorizon()), nowMs, txnRetentionMs);
+        // The group as the tablet's schema has it now: an alter may have changed its policy.
+        ColumnGroup group = d.schema().columnGroups().stream().filter(x -> x.id() == g.group().id()).findFirst()
+            .orElse(g.group());
+        RowRetention retention = new RowRetention(group.policy(), group.columns(), Math.max(horizon, g.gcHorizon()), nowMs,
+            txnRetentionMs);
         long id = ids.next();
         Path path = new Path(dir, String.format("sorted-%020d.lbs", id));
-        results.add(GroupCompaction.run(fs, path, id, d, g, store, tail, retention));
+        results.add(GroupCompaction.run(fs, path, id, d, g, group, store, tail, retention));
       }
     } catch (IOException | RuntimeException e) {
       new Written(d, horizon, results, t0).abandon();

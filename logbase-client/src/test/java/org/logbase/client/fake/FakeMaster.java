@@ -164,7 +164,7 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
         long in = 1000L * (id + 1);
         b.addTablets(t.getServerId().equals(failingCompactions)
             ? c.setError("tablet " + request.getTable() + "/" + id + " was not compacted: this tablet server cannot"
-                + " compact yet (compaction is being built)")
+                + " compact: its disk is full (a fake server)")
             : c.setStats(CompactionStats.newBuilder().setBytesIn(in).setBytesOut(in / 4).setVersionsIn(10)
                 .setVersionsOut(4).setVersionsDropped(6).setSegments(1).setMillis(5)));
       }
@@ -211,7 +211,7 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
             .addAllTablets(tablets)
             .setLoad(ServerLoad.newBuilder().setTablets(tablets.size()).setRequests(42).setRequestsPerSecond(1.5)
                 .setLogBytes(3L << 20).setLastCompaction(failingCompactions.equals(s.getKey())
-                    ? "t/1 at 2026-11-25T10:00:00Z: not compacted, this server cannot compact yet" : "")));
+                    ? "t/1 at 2026-11-25T10:00:00Z: not compacted, its disk is full" : "")));
       }
       return b.build();
     });

@@ -47,10 +47,6 @@ final class TabletCompactor {
           + r.millis() + " ms";
       LOG.info("compacted tablet {}: {}", tablet, r);
       return r;
-    } catch (UnsupportedOperationException e) {
-      lastOutcome = tablet + at + ": not compacted, this server cannot compact yet (" + e.getMessage() + ")";
-      throw new LogBaseException("tablet " + tablet + " was not compacted: this tablet server cannot compact yet ("
-          + e.getMessage() + ")", e);
     } catch (IOException | RuntimeException e) {
       lastOutcome = tablet + at + ": failed: " + e.getMessage();
       throw e instanceof RuntimeException r ? r
