@@ -26,6 +26,12 @@ public final class ClientConfig {
    * new owner. Writes retried this way are blind puts and deletes, which may be repeated;
    * transaction commits never are.
    */
+  /**
+   * A transaction open longer than this holds its snapshot at the master (HoldSnapshot), so that
+   * compaction keeps the versions it reads; shorter ones are within the servers' retention window.
+   */
+  public static final String SNAPSHOT_LEASE_AFTER_MS = "client.snapshot.lease.after.ms";
+  public static final long DEFAULT_SNAPSHOT_LEASE_AFTER_MS = 30_000;
   public static final String ATTEMPT_TIMEOUT_MS = "client.attempt.timeout.ms";
   public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = 5000;
   /** How many tablets a scan streams at once: the current one plus those fetched ahead. */

@@ -22,7 +22,8 @@ record ClientSettings(
     int txnRetryAttempts,
     boolean writeCoalesce,
     int writeInFlightPerTablet,
-    int writeBatchMaxRows) {
+    int writeBatchMaxRows,
+    long snapshotLeaseAfterMs) {
 
   static ClientSettings from(Config c) {
     String zk = c.getString(ClusterConfig.ZK_CONNECT, "").trim();
@@ -52,7 +53,9 @@ record ClientSettings(
         (int) positive(c, ClientConfig.WRITE_IN_FLIGHT_PER_TABLET,
             c.getInt(ClientConfig.WRITE_IN_FLIGHT_PER_TABLET, ClientConfig.DEFAULT_WRITE_IN_FLIGHT_PER_TABLET)),
         (int) positive(c, ClientConfig.WRITE_BATCH_MAX_ROWS,
-            c.getInt(ClientConfig.WRITE_BATCH_MAX_ROWS, ClientConfig.DEFAULT_WRITE_BATCH_MAX_ROWS)));
+            c.getInt(ClientConfig.WRITE_BATCH_MAX_ROWS, ClientConfig.DEFAULT_WRITE_BATCH_MAX_ROWS)),
+        positive(c, ClientConfig.SNAPSHOT_LEASE_AFTER_MS,
+            c.getLong(ClientConfig.SNAPSHOT_LEASE_AFTER_MS, ClientConfig.DEFAULT_SNAPSHOT_LEASE_AFTER_MS)));
   }
 
   private static long positive(Config c, String key, long value) {

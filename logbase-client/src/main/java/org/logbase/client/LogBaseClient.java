@@ -43,6 +43,7 @@ public final class LogBaseClient implements AutoCloseable {
   private final Jmx.Registration published;
   private final TimestampClient timestamps;
   private final TxnCoordinator transactions;
+  private final SnapshotHolds snapshots;
   private final int runnerAttempts;
   private final long runnerBackoffMs;
 
@@ -66,6 +67,7 @@ public final class LogBaseClient implements AutoCloseable {
     this.published = Jmx.register(tablets.writeStats(), "Client", "Writes");
     this.timestamps = new TimestampClient(master, settings);
     this.transactions = new TxnCoordinator(tablets, timestamps);
+    this.snapshots = new SnapshotHolds(master, settings);
     this.runnerAttempts = settings.txnRetryAttempts();
     this.runnerBackoffMs = settings.retryInitialMs();
     zk.start(); // connects in the background; the first request waits for it within its deadline
@@ -99,7 +101,8 @@ public final class LogBaseClient implements AutoCloseable {
    * {@link #inTransaction} adds retries on conflict.
    */
   public Transaction begin() {
-    return new Transaction(transactions, timestamps.next(), false);
+    long ts = timestamps.next();
+    return new Transaction(transactions, ts, false, snapshots.hold(ts));
   }
 
   /** Begins a read-only transaction at a fresh snapshot: it takes no locks and never aborts. */
@@ -115,7 +118,7 @@ public final class LogBaseClient implements AutoCloseable {
     if (timestamp <= 0 || timestamp == org.logbase.common.HybridTimestamp.LATEST) {
       throw new IllegalArgumentException("a snapshot needs a hybrid timestamp, got " + timestamp);
     }
-    return new Transaction(transactions, timestamp, true);
+    return new Transaction(transactions, timestamp, true, snapshots.hold(timestamp));
   }
 
   /** A read-only transaction reading the database as it was at a wall-clock instant. */
@@ -153,6 +156,7 @@ public final class LogBaseClient implements AutoCloseable {
 
   @Override
   public void close() {
+    snapshots.close();
     published.close();
     connections.close();
     zk.close();

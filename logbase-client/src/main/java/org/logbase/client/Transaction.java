@@ -40,8 +40,13 @@ public final class Transaction implements AutoCloseable {
   private final TreeMap<TxnRow, TxnRow> writes = new TreeMap<>();
   private State state = State.ACTIVE;
   private long commitTs;
+  private final SnapshotHolds.Hold hold;
 
-  Transaction(TxnCoordinator coordinator, long startTs, boolean readOnly) {
+  /**
+   * @param hold its snapshot, held at the master if it stays open long (released when it ends)
+   */
+  Transaction(TxnCoordinator coordinator, long startTs, boolean readOnly, SnapshotHolds.Hold hold) {
+    this.hold = hold;
     this.coordinator = coordinator;
     this.startTs = startTs;
     this.readOnly = readOnly;
@@ -182,6 +187,8 @@ public final class Transaction implements AutoCloseable {
     } catch (RuntimeException e) {
       state = State.ABORTED;
       throw e;
+    } finally {
+      hold.release();
     }
   }
 
@@ -191,6 +198,7 @@ public final class Transaction implements AutoCloseable {
       writes.clear();
       state = State.ABORTED;
     }
+    hold.release();
   }
 
   public boolean isCommitted() {

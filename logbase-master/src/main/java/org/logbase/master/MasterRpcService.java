@@ -25,6 +25,8 @@ import org.logbase.rpc.DecommissionResponse;
 import org.logbase.rpc.DropTableResponse;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.rpc.HeartbeatResponse;
+import org.logbase.rpc.HoldSnapshotRequest;
+import org.logbase.rpc.HoldSnapshotResponse;
 import org.logbase.rpc.ListTablesRequest;
 import org.logbase.rpc.ListTablesResponse;
 import org.logbase.rpc.MasterServiceGrpc;
@@ -53,6 +55,7 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   /** Longest wait for a table's compactions: the caller's deadline usually ends it sooner. */
   private static final Duration COMPACTION_WAIT = Duration.ofMinutes(10);
 
+  private final SnapshotLeases snapshots;
   private final MasterElection election;
   private final TableCatalog catalog;
   private final AssignmentReconciler reconciler;
@@ -67,7 +70,8 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   /** @param blockingCalls runs calls that must wait and arrived on the network thread */
   MasterRpcService(MasterElection election, TableCatalog catalog, AssignmentReconciler reconciler,
       ServerLoads loads, ClusterStatusReport status, TimestampOracle oracle, Duration tabletCommandDeadline,
-      Executor blockingCalls, ClusterAdmin admin, TableCompactions compactions) {
+      Executor blockingCalls, ClusterAdmin admin, TableCompactions compactions, SnapshotLeases snapshots) {
+    this.snapshots = snapshots;
     this.admin = admin;
     this.compactions = compactions;
     this.election = election;
@@ -151,7 +155,15 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
       }
       loads.record(request);
       reconciler.reconcileServer(request.getServerId(), request.getServingList());
-      return HeartbeatResponse.getDefaultInstance();
+      return HeartbeatResponse.newBuilder().setOldestSnapshot(snapshots.oldest()).build();
+    });
+  }
+
+  @Override
+  public void holdSnapshot(HoldSnapshotRequest request, StreamObserver<HoldSnapshotResponse> out) {
+    whenActive(out, () -> {
+      snapshots.hold(request.getLeaseId(), request.getSnapshot(), request.getRelease());
+      return HoldSnapshotResponse.newBuilder().setLeaseMs(snapshots.leaseMs()).build();
     });
   }
 

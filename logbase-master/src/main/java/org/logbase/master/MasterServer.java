@@ -71,6 +71,7 @@ public final class MasterServer implements AutoCloseable {
   private final AssignmentReconciler reconciler;
   private final TimestampOracle oracle;
   private final TabletFailover failover;
+  private final SnapshotLeases snapshots;
   private final MasterEpoch epoch;
   private final ScheduledExecutorService sweeper =
       Executors.newSingleThreadScheduledExecutor(Threads.daemon("master-failover"));
@@ -100,6 +101,8 @@ public final class MasterServer implements AutoCloseable {
     LiveServers liveServers = new LiveServers(zk, paths);
     TabletCommands commands = new TabletCommands(tabletServers);
     ServerLoads loads = new ServerLoads(System::nanoTime);
+    snapshots = new SnapshotLeases(config.getLong(SnapshotLeases.LEASE_MS, SnapshotLeases.DEFAULT_LEASE_MS),
+        System::nanoTime);
     DrainingServers draining = new DrainingServers(zk, paths);
     BalancerSwitch balancerSwitch = new BalancerSwitch(zk, paths);
     failover = new TabletFailover(tables, liveServers, draining, commands,
@@ -116,7 +119,7 @@ public final class MasterServer implements AutoCloseable {
         reconciler, loads,
         new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
         TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits),
-        new TableCompactions(tables, liveServers, tabletServers));
+        new TableCompactions(tables, liveServers, tabletServers), snapshots);
     balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, splits, loads, BalancePlanner.from(config),
         AutoSplits.from(config), election::isActive);
     balancerIntervalMs = config.getLong(BALANCER_INTERVAL_MS, DEFAULT_BALANCER_INTERVAL_MS);
@@ -281,6 +284,7 @@ public final class MasterServer implements AutoCloseable {
       // Before answering as active: the oracle must have persisted a bound above the old master's.
       oracle.activate();
       failover.activated();
+      snapshots.activated();
       reconciler.reconcileAll();
     }
 
@@ -292,6 +296,7 @@ public final class MasterServer implements AutoCloseable {
     @Override
     public void deactivated() {
       failover.deactivated();
+      snapshots.deactivated();
       epoch.deactivate();
       oracle.deactivate();
     }

@@ -124,11 +124,12 @@ public final class TabletCompaction {
    * Writes the new segments of a served tablet into {@code dir}.
    *
    * @param tail the index entries (by pointer) at or after the watermark: left in the index
+   * @param oldestHeld the oldest snapshot clients hold (0: none): the GC horizon stays at or below it
    */
-  public Written write(TabletDescriptor d, GroupIndex[] groups, Path dir, LongPredicate tail, long nowMs)
-      throws IOException {
+  public Written write(TabletDescriptor d, GroupIndex[] groups, Path dir, LongPredicate tail, long nowMs,
+      long oldestHeld) throws IOException {
     long t0 = System.nanoTime();
-    long horizon = HybridTimestamp.of(Math.max(0, nowMs - retentionMs), 0);
+    long horizon = horizon(nowMs, oldestHeld);
     List<GroupCompaction.Result> results = new ArrayList<>();
     try {
       for (GroupIndex g : groups) {
@@ -150,6 +151,15 @@ public final class TabletCompaction {
       throw e;
     }
     return new Written(d, horizon, results, t0);
+  }
+
+  /**
+   * The GC horizon: the clock less the retention window, and no later than the oldest snapshot a
+   * client holds, so that such a snapshot reads what it read before.
+   */
+  long horizon(long nowMs, long oldestHeld) {
+    long h = HybridTimestamp.of(Math.max(0, nowMs - retentionMs), 0);
+    return oldestHeld > 0 ? Math.min(h, oldestHeld) : h;
   }
 
   private static MultiVersionIndex tailOf(MultiVersionIndex index, LongPredicate tail) {

@@ -14,6 +14,14 @@ public interface TimestampSource {
   /** Never hand out a timestamp at or below {@code ts} again (after recovery, for example). */
   void observe(long ts);
 
+  /**
+   * The oldest snapshot a client holds in the cluster (a long transaction): compaction keeps every
+   * version it reads. 0: none; a storage engine on its own has no clients that could.
+   */
+  default long oldestHeldSnapshot() {
+    return 0;
+  }
+
   /** Wall-clock milliseconds now: when versions pass their time to live. */
   default long wallMillis() {
     return System.currentTimeMillis();

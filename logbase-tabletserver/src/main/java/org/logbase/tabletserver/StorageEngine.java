@@ -628,7 +628,7 @@ public final class StorageEngine implements Closeable {
       IndexApplier.Watermark w = applier.watermark();
       LongPredicate tail = tailAfter(w.position());
       TabletCompaction.Written written = compaction.write(d, e.groups(), checkpoints.directory(d), tail,
-          clock.wallMillis());
+          clock.wallMillis(), clock.oldestHeldSnapshot());
       boolean[] switched = {false};
       checkpointer.exclusive(() -> {
         if (registry.snapshot().get(id) != e) {

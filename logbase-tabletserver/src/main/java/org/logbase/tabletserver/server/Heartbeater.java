@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -12,6 +13,7 @@ import org.logbase.common.Threads;
 import org.logbase.common.ZkPaths;
 import org.logbase.common.rpc.ChannelPool;
 import org.logbase.rpc.HeartbeatRequest;
+import org.logbase.rpc.HeartbeatResponse;
 import org.logbase.rpc.MasterServiceGrpc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,12 +30,16 @@ final class Heartbeater implements AutoCloseable {
   private final String id;
   private final String address;
   private final Supplier<HeartbeatRequest.Builder> report;
+  private final LongConsumer heldSnapshots;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("heartbeat"));
   private final ChannelPool channels = new ChannelPool(4 << 20);
   private String masterAddress;
   private boolean warned;
 
-  Heartbeater(CuratorFramework zk, ZkPaths paths, String id, String address, Supplier<HeartbeatRequest.Builder> report) {
+  /** @param heldSnapshots told the oldest snapshot clients hold, from each answer */
+  Heartbeater(CuratorFramework zk, ZkPaths paths, String id, String address, Supplier<HeartbeatRequest.Builder> report,
+      LongConsumer heldSnapshots) {
+    this.heldSnapshots = heldSnapshots;
     this.zk = zk;
     this.paths = paths;
     this.id = id;
@@ -48,8 +54,9 @@ final class Heartbeater implements AutoCloseable {
   private void beat() {
     try {
       masterAddress = new String(zk.getData().forPath(paths.activeMaster()), StandardCharsets.UTF_8);
-      MasterServiceGrpc.newBlockingStub(channels.channel(masterAddress)).withDeadlineAfter(5, TimeUnit.SECONDS)
-          .heartbeat(report.get().setServerId(id).setAddress(address).build());
+      HeartbeatResponse answer = MasterServiceGrpc.newBlockingStub(channels.channel(masterAddress))
+          .withDeadlineAfter(5, TimeUnit.SECONDS).heartbeat(report.get().setServerId(id).setAddress(address).build());
+      heldSnapshots.accept(answer.getOldestSnapshot());
       warned = false;
     } catch (KeeperException.NoNodeException e) {
       warnOnce("no active master yet");

@@ -208,7 +208,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
               .setLogFileBytes(logFileSize.bytes()).setStartedMs(startedMs).setUnknownDecides(txns.unknownDecides())
               .setLastCompaction(compactor.lastOutcome()))
           .addAllServing(tablets.serving()).addAllTabletLoads(tablets.loads());
-    });
+    }, oracle::heldSnapshots);
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
     LOG.info("tablet server {} serving at {}", id, address);
     System.out.println("TABLETSERVER READY " + id + " " + address);

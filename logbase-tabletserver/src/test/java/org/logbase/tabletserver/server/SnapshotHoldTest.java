@@ -1,0 +1,120 @@
+package org.logbase.tabletserver.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.client.LogBaseClient;
+import org.logbase.client.TableDefinition;
+import org.logbase.client.TabletCompaction;
+import org.logbase.client.Transaction;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.Config;
+import org.logbase.common.HybridTimestamp;
+import org.logbase.common.Row;
+import org.logbase.common.SnapshotTooOldException;
+import org.logbase.master.MasterServer;
+import org.logbase.testing.Await;
+
+/**
+ * A long transaction holds the GC horizon (a real master, tablet server and clients): a client whose
+ * transaction stays open past {@code client.snapshot.lease.after.ms} holds its snapshot at the
+ * master, the tablet server learns it from the heartbeat answer, and a compaction after the
+ * retention window keeps what the transaction reads: it reads the same before and after. A
+ * transaction of a client that does not hold its snapshot (lease delay longer than the test) and
+ * began earlier is refused with "snapshot too old" after the same compaction: without the hold, the
+ * first one would be too.
+ */
+class SnapshotHoldTest {
+  static final long RETENTION_MS = 3000;
+
+  @TempDir Path dir;
+  TestingServer zk;
+  MasterServer master;
+  TabletServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    zk = new TestingServer(true);
+    master = MasterServer.start(Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
+        .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000).with("master.snapshot.lease.ms", 2000), "localhost", 0,
+        new PrintStream(OutputStream.nullOutputStream()));
+    server = new TabletServer();
+    server.id = "ts1";
+    server.port = 0;
+    server.start(Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
+        .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000).with(ClusterConfig.FS_ROOT, dir.toUri().toString())
+        .with(TabletServer.HEARTBEAT_MS, 200).with("compaction.retention.ms", RETENTION_MS));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+    master.close();
+    zk.close();
+  }
+
+  @Test
+  void aHeldSnapshotReadsTheSameAfterACompactionAndAnUnheldOlderOneIsRefused() throws Exception {
+    Config holding = Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
+        .with("client.snapshot.lease.after.ms", 300);
+    Config notHolding = holding.with("client.snapshot.lease.after.ms", 600_000);
+    byte[] key = "k".getBytes(StandardCharsets.UTF_8);
+    try (LogBaseClient a = LogBaseClient.connect(holding); LogBaseClient b = LogBaseClient.connect(notHolding)) {
+      a.admin().createTable(TableDefinition.builder("h").columnGroup("g", "v").build());
+      a.table("h").put(key, Map.of("v", bytes("v1"))); // retried until the tablet is served
+      // A new master keeps everything until it knows the clients' leases (one lease period).
+      Await.until(Duration.ofSeconds(30), "compactions with a horizon", () -> compact(a).horizon() > 1);
+
+      Transaction unheld = b.begin();
+      assertArrayEquals(bytes("v1"), unheld.get("h", key).value("v"));
+      Transaction held = a.begin();
+      Row before = held.get("h", key);
+      assertArrayEquals(bytes("v1"), before.value("v"));
+      a.table("h").put(key, Map.of("v", bytes("v2")));
+      a.table("h").put(key, Map.of("v", bytes("v3")));
+      long heldWall = HybridTimestamp.wallMillis(held.startTimestamp());
+      Await.until(Duration.ofSeconds(30), "the retention window passed the held snapshot",
+          () -> System.currentTimeMillis() > heldWall + RETENTION_MS + 500);
+
+      TabletCompaction c = compact(a);
+      assertEquals(held.startTimestamp(), c.horizon(), "the horizon stops at the held snapshot: " + c);
+      assertTrue(c.versionsDropped() > 0 || c.versionsIn() > 0, c.toString());
+      Row after = held.get("h", key);
+      assertArrayEquals(before.value("v"), after.value("v"), "the held transaction reads what it read before");
+      assertEquals(before.cells().get("v").timestamp(), after.cells().get("v").timestamp());
+      assertThrows(SnapshotTooOldException.class, () -> unheld.get("h", key),
+          "an older snapshot nobody holds is below the horizon after the compaction");
+      held.commit();
+      unheld.abort();
+
+      // Released: the next compaction's horizon trails the clock again.
+      Await.until(Duration.ofSeconds(30), "the horizon moves on once the snapshot is released",
+          () -> compact(a).horizon() > held.startTimestamp());
+      assertArrayEquals(bytes("v3"), a.table("h").get(key).value("v"));
+    }
+  }
+
+  private static TabletCompaction compact(LogBaseClient c) {
+    List<TabletCompaction> out = c.admin().compact("h");
+    assertTrue(out.get(0).compacted(), out.get(0).error());
+    return out.get(0);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
