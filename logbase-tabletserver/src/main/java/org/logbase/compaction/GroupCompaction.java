@@ -22,6 +22,8 @@ import org.logbase.tablet.GroupVersions;
 import org.logbase.tablet.RecordStore;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.VersionCursor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rewrites one (tablet, column group) into one new sorted segment: its versions in the tablet's
@@ -30,6 +32,9 @@ import org.logbase.tablet.VersionCursor;
  * cursor, the segments are immutable.
  */
 final class GroupCompaction {
+  private static final Logger LOG = LoggerFactory.getLogger(GroupCompaction.class);
+  /** A long run logs a progress line this often. */
+  private static final long PROGRESS_NANOS = 10_000_000_000L;
   /** What was written. */
   record Result(Path path, long fileId, SegmentStats stats, long versionsIn, long bytesIn, long versionsOut) {}
 
@@ -41,7 +46,9 @@ final class GroupCompaction {
    * @return the segment written; null if no version survived (nothing written)
    */
   static Result run(FileSystem fs, Path path, long fileId, TabletDescriptor d, GroupIndex g, ColumnGroup group,
-      RecordStore store, LongPredicate tail, RowRetention retention) throws IOException {
+      RecordStore store, LongPredicate tail, RowRetention retention, Throttle throttle) throws IOException {
+    long started = System.nanoTime();
+    long lastProgress = started;
     SegmentIdentity id = new SegmentIdentity(fileId, d.schema().id(), d.tabletId(), group.id());
     VersionCursor c = GroupVersions.compactable(g, store, d.startKey(), d.endKey(), tail);
     long in = 0;
@@ -54,11 +61,20 @@ final class GroupCompaction {
       while (more) {
         byte[] key = c.key().clone();
         row.clear();
+        long rowBytes = 0;
         while (more && Arrays.equals(c.key(), key)) {
           SortedEntry e = entry(c);
           row.add(e);
-          bytesIn += key.length + 16 + e.columns().stream().mapToLong(col -> col.name().length() + col.value().length).sum();
+          rowBytes += key.length + 16 + e.columns().stream().mapToLong(col -> col.name().length() + col.value().length).sum();
           more = c.next();
+        }
+        bytesIn += rowBytes;
+        throttle.acquire(rowBytes);
+        long now = System.nanoTime();
+        if (now - lastProgress > PROGRESS_NANOS) {
+          LOG.info("compacting {}/{}: {} versions ({} bytes) read, {} written, {} s so far", d, group.name(), in,
+              bytesIn, out, (now - started) / 1_000_000_000);
+          lastProgress = now;
         }
         in += row.size();
         for (SortedEntry e : retention.keep(row)) {

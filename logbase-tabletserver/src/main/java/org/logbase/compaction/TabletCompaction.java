@@ -35,12 +35,16 @@ public final class TabletCompaction {
   /** Versions written by transactions this recent are kept whatever else applies. */
   public static final String TXN_RETENTION_MS = "compaction.txn.retention.ms";
   static final long DEFAULT_TXN_RETENTION_MS = 24 * 3600 * 1000;
+  /** Bytes of versions a compaction reads per second at most (0: no limit). */
+  public static final String THROUGHPUT = "compaction.throughput.bytes.per.sec";
+  static final long DEFAULT_THROUGHPUT = 64L << 20;
 
   private final FileSystem fs;
   private final FileIds ids;
   private final RecordStore store;
   private final long retentionMs;
   private final long txnRetentionMs;
+  private final long bytesPerSecond;
 
   public TabletCompaction(FileSystem fs, FileIds ids, RecordStore store, Config config) {
     this.fs = fs;
@@ -48,8 +52,10 @@ public final class TabletCompaction {
     this.store = store;
     this.retentionMs = config.getLong(RETENTION_MS, DEFAULT_RETENTION_MS);
     this.txnRetentionMs = config.getLong(TXN_RETENTION_MS, DEFAULT_TXN_RETENTION_MS);
-    if (retentionMs < 0 || txnRetentionMs < 0) {
-      throw new IllegalArgumentException(RETENTION_MS + " and " + TXN_RETENTION_MS + " must not be negative");
+    this.bytesPerSecond = config.getBytes(THROUGHPUT, DEFAULT_THROUGHPUT);
+    if (retentionMs < 0 || txnRetentionMs < 0 || bytesPerSecond < 0) {
+      throw new IllegalArgumentException(RETENTION_MS + ", " + TXN_RETENTION_MS + " and " + THROUGHPUT
+          + " must not be negative");
     }
   }
 
@@ -131,6 +137,7 @@ public final class TabletCompaction {
     long t0 = System.nanoTime();
     long horizon = horizon(nowMs, oldestHeld);
     List<GroupCompaction.Result> results = new ArrayList<>();
+    Throttle throttle = new Throttle(bytesPerSecond);
     try {
       for (GroupIndex g : groups) {
         if (g == null) {
@@ -144,7 +151,7 @@ public final class TabletCompaction {
             txnRetentionMs);
         long id = ids.next();
         Path path = new Path(dir, String.format("sorted-%020d.lbs", id));
-        results.add(GroupCompaction.run(fs, path, id, d, g, group, store, tail, retention));
+        results.add(GroupCompaction.run(fs, path, id, d, g, group, store, tail, retention, throttle));
       }
     } catch (IOException | RuntimeException e) {
       new Written(d, horizon, results, t0).abandon();

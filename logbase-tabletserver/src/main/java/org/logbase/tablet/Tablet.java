@@ -233,6 +233,17 @@ public final class Tablet {
     return requests.sum();
   }
 
+  /** Row versions in this tablet's in-memory indexes: written since its last compaction. */
+  public long unsortedVersions() {
+    long n = 0;
+    for (GroupIndex g : groups) {
+      if (g != null) {
+        n += g.index().size();
+      }
+    }
+    return n;
+  }
+
   /**
    * Row versions in this tablet's indexes and sorted segments, all column groups: its size, as
    * splits measure it (a daughter counts the whole of the segments it shares with its sibling).

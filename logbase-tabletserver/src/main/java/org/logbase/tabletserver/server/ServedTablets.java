@@ -157,6 +157,11 @@ final class ServedTablets implements AutoCloseable {
     }
   }
 
+  /** The tablets served now. */
+  List<Tablet> all() {
+    return engine.tablets();
+  }
+
   List<TabletRef> serving() {
     List<TabletRef> out = new ArrayList<>();
     for (TabletRegistry.Entry e : engine.registry().snapshot().entries()) {

@@ -73,6 +73,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private Server rpc;
   private CuratorFramework zk;
   private Heartbeater heartbeater;
+  private CompactionScheduler compactions;
   private LogFileSize logFileSize;
   private ServedTablets tablets;
   private ServingLease lease;
@@ -179,6 +180,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         }, txnSettings.apply(TxnSettings.from(config)));
     service = new TabletServiceImpl(tablets, txns, writeStats, calls);
     TabletCompactor compactor = new TabletCompactor(tablets);
+    compactions = new CompactionScheduler(tablets, compactor, config);
     GrpcServerLogging.install();
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
@@ -210,6 +212,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           .addAllServing(tablets.serving()).addAllTabletLoads(tablets.loads());
     }, oracle::heldSnapshots);
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
+    compactions.start();
     LOG.info("tablet server {} serving at {}", id, address);
     System.out.println("TABLETSERVER READY " + id + " " + address);
     System.out.flush();
@@ -252,6 +255,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }
     if (heartbeater != null) {
       heartbeater.close();
+    }
+    if (compactions != null) {
+      compactions.close();
     }
     if (lease != null) {
       lease.close();

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.client.LogBaseClient;
@@ -30,7 +29,9 @@ import org.logbase.master.MasterServer;
 import org.logbase.testing.Await;
 
 /**
- * A long transaction holds the GC horizon (a real master, tablet server and clients): a client whose
+ * Compaction in a cluster: a real master, tablet server and clients. Scheduled compactions of a
+ * tablet past the unsorted-versions threshold, nobody asking. And a long transaction holds the GC
+ * horizon: a client whose
  * transaction stays open past {@code client.snapshot.lease.after.ms} holds its snapshot at the
  * master, the tablet server learns it from the heartbeat answer, and a compaction after the
  * retention window keeps what the transaction reads: it reads the same before and after. A
@@ -38,7 +39,7 @@ import org.logbase.testing.Await;
  * began earlier is refused with "snapshot too old" after the same compaction: without the hold, the
  * first one would be too.
  */
-class SnapshotHoldTest {
+class CompactionServerTest {
   static final long RETENTION_MS = 3000;
 
   @TempDir Path dir;
@@ -46,8 +47,8 @@ class SnapshotHoldTest {
   MasterServer master;
   TabletServer server;
 
-  @BeforeEach
-  void start() throws Exception {
+  /** ZooKeeper, a master and tablet server ts1 with {@code settings} besides the test's own. */
+  void start(Config settings) throws Exception {
     zk = new TestingServer(true);
     master = MasterServer.start(Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
         .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000).with("master.snapshot.lease.ms", 2000), "localhost", 0,
@@ -57,18 +58,41 @@ class SnapshotHoldTest {
     server.port = 0;
     server.start(Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
         .with(ClusterConfig.ZK_SESSION_TIMEOUT_MS, 4000).with(ClusterConfig.FS_ROOT, dir.toUri().toString())
-        .with(TabletServer.HEARTBEAT_MS, 200).with("compaction.retention.ms", RETENTION_MS));
+        .with(TabletServer.HEARTBEAT_MS, 200).with("compaction.retention.ms", RETENTION_MS).withAll(settings));
   }
 
   @AfterEach
   void stop() throws Exception {
-    server.close();
-    master.close();
-    zk.close();
+    if (server != null) {
+      server.close();
+    }
+    if (master != null) {
+      master.close();
+    }
+    if (zk != null) {
+      zk.close();
+    }
+  }
+
+  @Test
+  void aTabletPastTheUnsortedThresholdIsCompactedWithoutBeingAsked() throws Exception {
+    start(Config.empty().with("compaction.unsorted.versions", 100).with("compaction.check.interval.ms", 200));
+    try (LogBaseClient c = LogBaseClient.connect(zk.getConnectString())) {
+      c.admin().createTable(TableDefinition.builder("h").columnGroup("g", "v").build());
+      for (int i = 0; i < 300; i++) {
+        c.table("h").put(bytes(String.format("r%03d", i % 150)), Map.of("v", bytes("v" + i)));
+      }
+      Await.until(Duration.ofSeconds(30), "a compaction that nobody asked for", () -> c.admin().clusterStatus().servers()
+          .stream().anyMatch(s -> s.load() != null && s.load().lastCompaction().matches("h/0 at .*: \\d+ -> \\d+ bytes.*")));
+      for (int i = 150; i < 300; i++) {
+        assertArrayEquals(bytes("v" + i), c.table("h").get(bytes(String.format("r%03d", i % 150))).value("v"));
+      }
+    }
   }
 
   @Test
   void aHeldSnapshotReadsTheSameAfterACompactionAndAnUnheldOlderOneIsRefused() throws Exception {
+    start(Config.empty());
     Config holding = Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
         .with("client.snapshot.lease.after.ms", 300);
     Config notHolding = holding.with("client.snapshot.lease.after.ms", 600_000);
