@@ -83,6 +83,17 @@ public record TabletManifest(TabletId tablet, RangeEdit range, List<CheckpointEd
     return out;
   }
 
+  /** Sorted segments the kept checkpoints use. */
+  public Set<String> sortedPaths() {
+    Set<String> out = new LinkedHashSet<>();
+    for (CheckpointEdit c : checkpoints) {
+      for (GroupCheckpoint g : c.getGroupsList()) {
+        g.getSortedList().forEach(s -> out.add(s.getPath()));
+      }
+    }
+    return out;
+  }
+
   /** A range edit for [start, end), null meaning unbounded. */
   public static RangeEdit range(byte[] start, byte[] end) {
     RangeEdit.Builder b = RangeEdit.newBuilder();

@@ -335,6 +335,7 @@ public final class TabletCheckpoints {
       }
     }
     deleteUnused(m.indexPaths(), now.indexPaths(), dir);
+    deleteUnusedSegments(m.sortedPaths(), now.sortedPaths(), dir);
     if (rewrote) {
       LOG.info("checkpoint of {} at LSN {}: replay from file {} offset {}", d, wm.lsn(), wm.position().segment(),
           wm.position().offset());
@@ -364,6 +365,27 @@ public final class TabletCheckpoints {
       if (!now.contains(p) && p.startsWith(own)) {
         indexFiles.delete(p);
       }
+    }
+  }
+
+  /**
+   * Deletes this tablet's own sorted segments that no kept checkpoint names any more (a parent's,
+   * which daughters share, are left alone). A segment a compaction replaced is still named by the
+   * checkpoint kept as a fallback, so it goes one checkpoint later: reads that began on it have long
+   * ended. Files left by a crash in between are not deleted (garbage until a sweep exists).
+   */
+  private void deleteUnusedSegments(Set<String> before, Set<String> now, Path dir) throws IOException {
+    String own = SharedPaths.store(fs, dir) + "/";
+    int deleted = 0;
+    for (String p : before) {
+      if (!now.contains(p) && p.startsWith(own)) {
+        segments.forget(p);
+        fs.delete(SharedPaths.resolve(fs, p), false);
+        deleted++;
+      }
+    }
+    if (deleted > 0) {
+      LOG.info("deleted {} sorted segments of {} that no kept checkpoint names", deleted, dir);
     }
   }
 

@@ -17,8 +17,8 @@ import org.logbase.sorted.SortedSegmentReader;
 /**
  * The sorted segments a server reads, one open reader per file however many tablets name it (the
  * daughters of a split share their parent's), and the block cache they share
- * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none). A reader stays open until the server
- * closes: a file a tablet stopped naming may still be read by a request under way.
+ * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none). A reader stays open until its file
+ * is deleted (a checkpoint after the one that stopped naming it) or the server closes.
  */
 public final class SortedSegments implements Closeable {
   public static final String BLOCK_CACHE_BYTES = "sorted.block.cache.bytes";
@@ -48,6 +48,20 @@ public final class SortedSegments implements Closeable {
   /** A segment just written by this server, opened for reading. */
   public SortedSegment open(long fileId, Path path) throws IOException {
     return open(SortedRef.newBuilder().setFileId(fileId).setPath(SharedPaths.store(fs, path)).build());
+  }
+
+  /** Closes the reader of a segment about to be deleted, if one is open. */
+  public synchronized void forget(String storedPath) throws IOException {
+    SortedSegment s = null;
+    for (SortedSegment x : open.values()) {
+      if (x.storedPath().equals(storedPath)) {
+        s = x;
+      }
+    }
+    if (s != null) {
+      open.remove(s.fileId());
+      s.reader().close();
+    }
   }
 
   @Override

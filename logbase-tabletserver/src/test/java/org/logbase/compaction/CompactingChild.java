@@ -36,18 +36,21 @@ public final class CompactingChild {
       for (; n < CompactionCrashTest.BEFORE; n++) {
         apply(txns, t, n);
       }
-      CompletableFuture<CompactionReport> compaction = CompletableFuture.supplyAsync(() -> {
-        try {
-          return e.compact(CompactionCrashTest.WHOLE.id());
-        } catch (Exception ex) {
-          throw new IllegalStateException(ex);
+      // Compactions one after the other (the third deletes the first's segment), writes going on
+      // until they end (or stop at the moment: then until the kill).
+      for (int round = 0; round < 4; round++) {
+        CompletableFuture<CompactionReport> compaction = CompletableFuture.supplyAsync(() -> {
+          try {
+            return e.compact(CompactionCrashTest.WHOLE.id());
+          } catch (Exception ex) {
+            throw new IllegalStateException(ex);
+          }
+        });
+        for (; !compaction.isDone() && n < CompactionCrashTest.MAX_OPS; n++) {
+          apply(txns, e.tabletOrNull(CompactionCrashTest.WHOLE.id()), n);
         }
-      });
-      // Writes go on until the compaction ends (or stops at the moment: then until the kill).
-      for (; !compaction.isDone() && n < CompactionCrashTest.BEFORE + CompactionCrashTest.DURING; n++) {
-        apply(txns, e.tabletOrNull(CompactionCrashTest.WHOLE.id()), n);
+        compaction.join();
       }
-      compaction.join();
       System.out.println("COMPACTED");
       System.out.flush();
       Thread.sleep(600_000); // the moment comes in the compaction: never reached, the test kills first

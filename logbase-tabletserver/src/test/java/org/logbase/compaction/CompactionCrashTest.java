@@ -29,9 +29,9 @@ import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.ChildProcess;
 
 /**
- * kill -9 of a compacting process at six moments ({@link CrashingFileSystem.Moment}: the segment
+ * kill -9 of a compacting process at seven moments ({@link CrashingFileSystem.Moment}: the segment
  * created, half written, complete; the index file and the manifest edit of the switch, before and
- * after), while it goes on writing. After each, the engine opened again must hold every acknowledged
+ * after; a later compaction deleting a segment no kept checkpoint names), while it goes on writing. After each, the engine opened again must hold every acknowledged
  * write (the newest value of every row, and no value for a row whose newest write was a delete:
  * a tombstone dropped with what it hid would bring an old value back), and again after a compaction
  * that runs to its end.
@@ -42,8 +42,8 @@ class CompactionCrashTest {
   static final TabletDescriptor WHOLE = new TabletDescriptor(T, 0, null, null);
   static final int ROWS = 300;
   static final int BEFORE = 2400;
-  /** The most ops written while the compaction runs. */
-  static final int DURING = 20_000;
+  /** The most ops a child writes. */
+  static final int MAX_OPS = BEFORE + 30_000;
 
   /** Op n: a put of a 200-byte value derived from n, or (one in six) a delete. */
   record Op(String key, byte[] value) {}
@@ -98,7 +98,7 @@ class CompactionCrashTest {
       newest.put(op.key(), op);
     }
     Map<String, Set<Op>> maybe = new HashMap<>();
-    for (int n = acked + 1; n < BEFORE + DURING; n++) {
+    for (int n = acked + 1; n < MAX_OPS; n++) {
       Op op = op(n);
       maybe.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op);
     }

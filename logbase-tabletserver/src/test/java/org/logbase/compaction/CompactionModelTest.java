@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.common.Bytes.utf8;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +16,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -102,6 +104,12 @@ class CompactionModelTest {
         horizon = Math.max(horizon, last.horizon());
         check(e, snapshots, random, why + " after the last compaction of round " + round + ": " + last);
         bytesBefore = last.bytesOut();
+        long segments;
+        try (Stream<Path> files = Files.walk(dir)) {
+          segments = files.filter(f -> f.getFileName().toString().startsWith("sorted-")).count();
+        }
+        // Two groups, a segment each in the newest checkpoint and in the one kept as a fallback.
+        assertTrue(segments <= 4, why + ": " + segments + " sorted segments left after " + (round + 1) * 5 + " compactions");
       }
     }
     assertTrue(bytesBefore > 0, "something was compacted");

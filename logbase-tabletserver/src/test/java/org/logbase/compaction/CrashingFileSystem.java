@@ -23,7 +23,8 @@ final class CrashingFileSystem extends FilterFileSystem {
     SEGMENT_COMPLETE, // written and synced, not in force
     INDEX_FILE, // the switch done in memory; the checkpoint after it writes the tail's index file
     MANIFEST_BEFORE, // that checkpoint's manifest edit, about to be written
-    MANIFEST_AFTER // the manifest edit written: the new segment is in force on disk
+    MANIFEST_AFTER, // the manifest edit written: the new segment is in force on disk
+    DELETING_OLD_SEGMENT // a later compaction's checkpoint deletes a segment no kept checkpoint names
   }
 
   private static final int HALF_BYTES = 8192;
@@ -67,6 +68,14 @@ final class CrashingFileSystem extends FilterFileSystem {
       return new FSDataOutputStream(new AfterClose(out), statistics);
     }
     return out;
+  }
+
+  @Override
+  public boolean delete(Path f, boolean recursive) throws IOException {
+    if (f.getName().startsWith("sorted-")) {
+      stopIf(Moment.DELETING_OLD_SEGMENT);
+    }
+    return super.delete(f, recursive);
   }
 
   @Override
