@@ -202,7 +202,7 @@ class ElasticityTest {
   @Test
   void tabletsPastTheSizeThresholdSplitByThemselvesAndAHotTabletMovesToTheQuietServer() throws Exception {
     try (LocalCluster cluster = new LocalCluster(dir, 1, 2, true, Map.of("master.balancer.interval.ms", "1000",
-            "tabletserver.heartbeat.interval.ms", "500", "master.split.versions", "300", "master.table.max.tablets", "14",
+            "tabletserver.heartbeat.interval.ms", "500", "master.split.versions", "200", "master.table.max.tablets", "12",
             "master.balancer.load.min.requests.per.second", "20"));
         LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
         FailoverTest.Load load = new FailoverTest.Load(cluster)) {
@@ -211,13 +211,13 @@ class ElasticityTest {
 
       // Splits by size, while the balancer evens out the counts: no operator asks.
       long t0 = System.nanoTime();
-      Await.until(Duration.ofSeconds(180), "the table split by itself to its 14 tablets at most",
-          () -> admin.admin().describeTable(TABLE).tablets().size() == 14);
-      System.out.printf("ELASTIC: the table grew from 8 to 14 tablets by itself in %d ms (split past 300 versions)%n",
+      Await.until(Duration.ofSeconds(180), "the table split by itself to its 12 tablets at most",
+          () -> admin.admin().describeTable(TABLE).tablets().size() == 12);
+      System.out.printf("ELASTIC: the table grew from 8 to 12 tablets by itself in %d ms (split past 200 versions)%n",
           (System.nanoTime() - t0) / 1_000_000);
       load.awaitAcked(load.acked() + 2000); // splits refused at the limit from now on: the table stays served
       load.stopAndCheck(admin);
-      assertEquals(14, admin.admin().describeTable(TABLE).tablets().size(), "no tablet beyond the table's limit");
+      assertEquals(12, admin.admin().describeTable(TABLE).tablets().size(), "no tablet beyond the table's limit");
       admin.admin().setBalancer(false); // returns once a move under way has ended
       for (TabletInfo t : admin.admin().describeTable(TABLE).tablets()) {
         assertServedByExactlyOne(cluster, List.of("ts1", "ts2"), t);
