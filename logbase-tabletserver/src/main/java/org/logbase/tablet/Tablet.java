@@ -22,6 +22,7 @@ import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.StoragePolicy;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.log.LogRecord;
+import org.logbase.sorted.BlockInfo;
 
 /**
  * A key range of a table, served from one multiversion index per column group and the shared log.
@@ -233,6 +234,26 @@ public final class Tablet {
     return requests.sum();
   }
 
+  private long entriesInRange(SortedSegment seg) {
+    if (descriptor.startKey() == null && descriptor.endKey() == null) {
+      return seg.reader().stats().entryCount();
+    }
+    long n = 0;
+    byte[] previousLast = null;
+    for (BlockInfo b : seg.reader().blocks()) {
+      // The block holds keys in (previousLast, b.lastKey]: it overlaps [start, end) unless it ends
+      // before start or begins at or after end.
+      boolean endsBefore = descriptor.startKey() != null && Bytes.compare(b.lastKey(), descriptor.startKey()) < 0;
+      boolean beginsAfter = descriptor.endKey() != null && previousLast != null
+          && Bytes.compare(previousLast, descriptor.endKey()) >= 0;
+      if (!endsBefore && !beginsAfter) {
+        n += b.entryCount();
+      }
+      previousLast = b.lastKey();
+    }
+    return n;
+  }
+
   /** Row versions in this tablet's in-memory indexes: written since its last compaction. */
   public long unsortedVersions() {
     long n = 0;
@@ -246,7 +267,8 @@ public final class Tablet {
 
   /**
    * Row versions in this tablet's indexes and sorted segments, all column groups: its size, as
-   * splits measure it (a daughter counts the whole of the segments it shares with its sibling).
+   * splits measure it. Of a segment a daughter shares with its sibling, the entries of the blocks
+   * that overlap its range count (to within a block at each end).
    */
   public long versions() {
     long n = 0;
@@ -254,7 +276,7 @@ public final class Tablet {
       if (g != null) {
         n += g.index().size();
         for (SortedSegment seg : g.segments()) {
-          n += seg.reader().stats().entryCount();
+          n += entriesInRange(seg);
         }
       }
     }
