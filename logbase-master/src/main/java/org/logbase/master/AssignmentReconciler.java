@@ -86,7 +86,7 @@ final class AssignmentReconciler {
         // A tablet being moved is closed on its server on purpose: not opened there again; one
         // being split is TabletSplits' (its server opens it, if need be, to split it).
         if (t.getServerId().equals(serverId) && !served.contains(name) && !moves.isMoving(name) && !t.hasSplit()) {
-          missing.add(new TabletCommands.Assignment(table.getSpec(), t.getTablet()));
+          missing.add(TabletCommands.Assignment.of(table.getSpec(), t));
         }
       }
     }
@@ -100,7 +100,7 @@ final class AssignmentReconciler {
       if (!existing.contains(ref.getTable())) {
         LOG.info("server {} serves tablet {} of a dropped table: closing it", serverId,
             TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
-        commands.close(serverId, address, ref.getTable(), ref.getTabletId());
+        commands.close(serverId, address, ref.getTable(), ref.getTabletId(), 0); // its table is gone: no version
       }
     }
   }

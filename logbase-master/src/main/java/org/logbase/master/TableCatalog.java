@@ -85,7 +85,7 @@ final class TableCatalog {
         .setNextColumnGroupId(spec.getColumnGroupsCount())
         .setNextTabletId(tablets.size());
     for (int i = 0; i < tablets.size(); i++) {
-      meta.addTablets(TabletLocation.newBuilder().setTablet(tablets.get(i)).setServerId(owners.get(i)));
+      meta.addTablets(TabletLocation.newBuilder().setTablet(tablets.get(i)).setServerId(owners.get(i)).setAssignment(1));
     }
     TableMeta created = meta.setCreateRequestId(request.getRequestId()).build();
     try {

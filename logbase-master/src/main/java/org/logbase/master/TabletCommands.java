@@ -31,7 +31,7 @@ final class TabletCommands {
   private static final Logger LOG = LoggerFactory.getLogger(TabletCommands.class);
 
   /** An open in flight; the schema is part of it, so a re-open with a newer schema is sent anew. */
-  private record OpenKey(String address, TableSpec table, TabletSpec tablet) {}
+  private record OpenKey(String address, TableSpec table, TabletSpec tablet, long assignment) {}
 
   private final TabletServerClients clients;
   private final Map<OpenKey, CompletableFuture<Void>> opening = new ConcurrentHashMap<>();
@@ -42,8 +42,15 @@ final class TabletCommands {
     this.clients = clients;
   }
 
-  /** A tablet to open: its table's current schema and the tablet. */
-  record Assignment(TableSpec table, TabletSpec tablet) {}
+  /**
+   * A tablet to open: its table's current schema, the tablet, and its assignment version
+   * ({@code TabletLocation.assignment}: a server refuses an open no newer than a close it had).
+   */
+  record Assignment(TableSpec table, TabletSpec tablet, long version) {
+    static Assignment of(TableSpec table, TabletLocation t) {
+      return new Assignment(table, t.getTablet(), t.getAssignment());
+    }
+  }
 
   /**
    * Opens tablets on the server at {@code address}, as few requests as possible (the server opens
@@ -55,7 +62,7 @@ final class TabletCommands {
     CompletableFuture<Void> done = new CompletableFuture<>();
     List<CompletableFuture<Void>> waits = new ArrayList<>();
     for (Assignment a : tablets) {
-      OpenKey key = new OpenKey(address, a.table(), a.tablet());
+      OpenKey key = new OpenKey(address, a.table(), a.tablet(), a.version());
       CompletableFuture<Void> inFlight = opening.putIfAbsent(key, done);
       if (inFlight == null) {
         mine.add(key);
@@ -66,7 +73,8 @@ final class TabletCommands {
     for (int from = 0; from < mine.size(); from += MAX_TABLETS_PER_REQUEST) {
       List<OpenKey> chunk = mine.subList(from, Math.min(mine.size(), from + MAX_TABLETS_PER_REQUEST));
       List<OpenTabletRequest> requests = new ArrayList<>(chunk.size());
-      chunk.forEach(k -> requests.add(OpenTabletRequest.newBuilder().setTable(k.table()).setTablet(k.tablet()).build()));
+      chunk.forEach(k -> requests.add(OpenTabletRequest.newBuilder().setTable(k.table()).setTablet(k.tablet())
+          .setAssignment(k.assignment()).build()));
       String what = "OpenTablets (" + chunk.size() + " tablets, e.g. "
           + TableMetas.tabletName(chunk.get(0).table().getName(), chunk.get(0).tablet().getTabletId())
           + ") on server " + serverId + " (" + address + ")";
@@ -95,7 +103,7 @@ final class TabletCommands {
           continue; // a pending split is finished by TabletSplits, which opens the daughters
         }
         if (liveServers.containsKey(t.getServerId())) {
-          byServer.computeIfAbsent(t.getServerId(), s -> new ArrayList<>()).add(new Assignment(meta.getSpec(), t.getTablet()));
+          byServer.computeIfAbsent(t.getServerId(), s -> new ArrayList<>()).add(Assignment.of(meta.getSpec(), t));
         } else {
           LOG.warn("tablet {} is assigned to server {}, which is not live; it is opened when that server"
                   + " is back", TableMetas.tabletName(meta.getSpec().getName(), t.getTablet().getTabletId()),
@@ -120,7 +128,7 @@ final class TabletCommands {
     for (TabletLocation t : meta.getTabletsList()) {
       String address = liveServers.get(t.getServerId());
       if (address != null) {
-        closes.add(close(t.getServerId(), address, table, t.getTablet().getTabletId()));
+        closes.add(close(t.getServerId(), address, table, t.getTablet().getTabletId(), t.getAssignment()));
       }
     }
     return CompletableFuture.allOf(closes.toArray(CompletableFuture[]::new));
@@ -131,14 +139,14 @@ final class TabletCommands {
    * did not close it (it still serves it then, or it closed it and the reconciler opens it there
    * again: either way the tablet stays where it is).
    */
-  CompletableFuture<CloseTabletResponse> closeToMove(String address, String table, int tabletId) {
-    return clients.closeTablet(address, table, tabletId);
+  CompletableFuture<CloseTabletResponse> closeToMove(String address, String table, int tabletId, long assignment) {
+    return clients.closeTablet(address, table, tabletId, assignment);
   }
 
   /** Opens one moved tablet; the future fails when the server did not open it. */
   CompletableFuture<Void> openMoved(String address, Assignment a) {
     return clients.openTablets(address, List.of(OpenTabletRequest.newBuilder().setTable(a.table())
-        .setTablet(a.tablet()).build()));
+        .setTablet(a.tablet()).setAssignment(a.version()).build()));
   }
 
   /** Asks a server to split a tablet; the future fails when it did not. */
@@ -147,11 +155,11 @@ final class TabletCommands {
     return clients.splitTablet(address, table, tablet, key, leftId, rightId);
   }
 
-  /** Closes one tablet on the server at {@code address}. */
-  CompletableFuture<Void> close(String serverId, String address, String table, int tabletId) {
+  /** Closes one tablet on the server at {@code address}; opens of {@code assignment} or older are refused there after. */
+  CompletableFuture<Void> close(String serverId, String address, String table, int tabletId, long assignment) {
     String what = "CloseTablet " + TableMetas.tabletName(table, tabletId) + " on server " + serverId
         + " (" + address + ")";
-    return clients.closeTablet(address, table, tabletId).handle((ok, failure) -> {
+    return clients.closeTablet(address, table, tabletId, assignment).handle((ok, failure) -> {
       if (failure != null) {
         LOG.warn("{} failed: {}", what, failure.toString());
       }

@@ -142,7 +142,7 @@ final class TabletFailover {
           // A tablet with a split pending is not opened: TabletSplits asks its new server to split it.
           if (move != null && t.getServerId().equals(move.to()) && !t.hasSplit()) {
             opens.computeIfAbsent(move.to(), s -> new ArrayList<>())
-                .add(new TabletCommands.Assignment(updated.getSpec(), t.getTablet()));
+                .add(TabletCommands.Assignment.of(updated.getSpec(), t));
           }
         }
       }
@@ -162,7 +162,7 @@ final class TabletFailover {
     for (TabletLocation.Builder t : b.getTabletsBuilderList()) {
       Move move = plan.get(new TabletName(name, t.getTablet().getTabletId()));
       if (move != null && move.from().equals(t.getServerId())) {
-        t.setServerId(move.to());
+        t.setServerId(move.to()).setAssignment(t.getAssignment() + 1);
       }
     }
     return b.build();

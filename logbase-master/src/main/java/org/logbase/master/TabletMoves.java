@@ -135,7 +135,8 @@ final class TabletMoves {
     boolean reassigned;
     try {
       LOG.info("moving tablet {} from {} to {}: closing it on {}", name, from, to, from);
-      servedMs = TabletCommands.await(commands.closeToMove(fromAddress, table, tabletId), commandDeadline,
+      servedMs = TabletCommands.await(commands.closeToMove(fromAddress, table, tabletId, tablet.getAssignment()),
+          commandDeadline,
           "close tablet " + name + " on " + from).getServedMs();
       closedAt = System.nanoTime();
       synchronized (assignmentLock) {
@@ -151,7 +152,7 @@ final class TabletMoves {
     TableMeta now = tables.get(table).meta();
     TabletLocation moved = TableMetas.tablet(now, tabletId);
     try {
-      TabletCommands.await(commands.openMoved(toAddress, new TabletCommands.Assignment(now.getSpec(), moved.getTablet())),
+      TabletCommands.await(commands.openMoved(toAddress, TabletCommands.Assignment.of(now.getSpec(), moved)),
           commandDeadline, "open tablet " + name + " on " + to);
     } catch (LogBaseException e) {
       LOG.warn("tablet {} is assigned to {} but its open failed ({}); it is opened again after {}'s next heartbeat",
@@ -181,7 +182,7 @@ final class TabletMoves {
     TableMeta.Builder b = meta.toBuilder();
     for (TabletLocation.Builder t : b.getTabletsBuilderList()) {
       if (t.getTablet().getTabletId() == tabletId && t.getServerId().equals(from)) {
-        t.setServerId(to);
+        t.setServerId(to).setAssignment(t.getAssignment() + 1);
       }
     }
     return b.build();

@@ -55,9 +55,9 @@ final class TabletServerClients implements AutoCloseable {
   }
 
   /** Asks the server at {@code address} to stop serving a tablet; the answer says how long it still served. */
-  CompletableFuture<CloseTabletResponse> closeTablet(String address, String table, int tabletId) {
+  CompletableFuture<CloseTabletResponse> closeTablet(String address, String table, int tabletId, long assignment) {
     CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTabletId(tabletId)
-        .setMasterEpoch(epoch.getAsLong()).build();
+        .setMasterEpoch(epoch.getAsLong()).setAssignment(assignment).build();
     return this.<CloseTabletResponse>call(address, (stub, done) -> stub.closeTablet(request, done));
   }
 

@@ -170,7 +170,7 @@ final class TabletSplits {
     }
     List<TabletCommands.Assignment> open = split.getTabletsList().stream()
         .filter(x -> x.getTablet().getTabletId() == intent.getLeftId() || x.getTablet().getTabletId() == intent.getRightId())
-        .map(x -> new TabletCommands.Assignment(split.getSpec(), x.getTablet())).toList();
+        .map(x -> TabletCommands.Assignment.of(split.getSpec(), x)).toList();
     TabletCommands.awaitQuietly(commands.open(server, address, open), commandDeadline);
     LOG.info("split tablet {} at {} into tablets {} and {} on {}", name, Bytes.toStringBinary(at), intent.getLeftId(),
         intent.getRightId(), server);
@@ -244,10 +244,13 @@ final class TabletSplits {
     for (TabletLocation t : meta.getTabletsList()) {
       if (t.getTablet().getTabletId() == tabletId && t.getSplit().equals(intent)) {
         TabletSpec p = t.getTablet();
-        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setTablet(TabletSpec.newBuilder()
-            .setTabletId(intent.getLeftId()).setStartKey(p.getStartKey()).setEndKey(ByteString.copyFrom(at))));
-        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setTablet(TabletSpec.newBuilder()
-            .setTabletId(intent.getRightId()).setStartKey(ByteString.copyFrom(at)).setEndKey(p.getEndKey())));
+        // New tablets: their first assignment.
+        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setAssignment(1)
+            .setTablet(TabletSpec.newBuilder().setTabletId(intent.getLeftId()).setStartKey(p.getStartKey())
+                .setEndKey(ByteString.copyFrom(at))));
+        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setAssignment(1)
+            .setTablet(TabletSpec.newBuilder().setTabletId(intent.getRightId()).setStartKey(ByteString.copyFrom(at))
+                .setEndKey(p.getEndKey())));
       } else {
         b.addTablets(t);
       }

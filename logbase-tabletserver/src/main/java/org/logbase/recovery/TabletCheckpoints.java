@@ -123,6 +123,7 @@ public final class TabletCheckpoints {
       throw new IOException("tablet " + d + " was split into tablets " + m.daughters() + "; open those instead");
     }
     CheckpointEdit newest = m.newest();
+    boolean segmentUnreadable = false;
     if (useCheckpoints && newest != null) {
       for (CheckpointEdit c : m.checkpoints()) {
         if (!c.getLogDir().equals(newest.getLogDir())) {
@@ -139,10 +140,19 @@ public final class TabletCheckpoints {
             }
           }
           return s;
+        } catch (SegmentUnreadable e) {
+          segmentUnreadable = true;
+          problems.accept("checkpoint of " + d + " at LSN " + c.getLsn() + " is unusable (" + e.getMessage() + ")");
         } catch (IOException e) {
           problems.accept("checkpoint of " + d + " at LSN " + c.getLsn() + " is unusable (" + e.getMessage() + ")");
         }
       }
+    }
+    if (segmentUnreadable) {
+      // Its compacted history is in that segment only (the log behind it may be another server's,
+      // or gone to compaction's retention): starting from the log would serve it with part missing.
+      throw new IOException("tablet " + d + " cannot be opened: a sorted segment its checkpoints name cannot be"
+          + " read (" + String.join("; ", describe(m)) + "); repair or restore the file, then open it again");
     }
     String own = SharedPaths.store(fs, ownLog);
     for (CheckpointEdit c : m.checkpoints()) {
@@ -173,7 +183,11 @@ public final class TabletCheckpoints {
         // A group missing from the checkpoint was added after it: it has nothing before the tail.
         List<SortedSegment> sorted = new ArrayList<>();
         for (SortedRef ref : gc.getSortedList()) {
-          sorted.add(segments.open(ref));
+          try {
+            sorted.add(segments.open(ref));
+          } catch (IOException e) {
+            throw new SegmentUnreadable("sorted segment " + ref.getPath() + ": " + e.getMessage(), e);
+          }
         }
         groups[g.id()] = new GroupIndex(d, g, indexFiles.load(gc, d.schema().id(), keep), sorted, gc.getGcHorizon(),
             c.getLsn());
@@ -386,6 +400,15 @@ public final class TabletCheckpoints {
     }
     if (deleted > 0) {
       LOG.info("deleted {} sorted segments of {} that no kept checkpoint names", deleted, dir);
+    }
+  }
+
+  /** A sorted segment a checkpoint names could not be opened (damaged, missing, unreachable). */
+  private static final class SegmentUnreadable extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    SegmentUnreadable(String message, IOException cause) {
+      super(message, cause);
     }
   }
 

@@ -15,6 +15,8 @@ import org.logbase.common.Bytes;
  * #finish} the Bloom filter, the block index and the footer.
  */
 final class SegmentWriterV1 implements SortedSegmentWriter {
+  /** A compressed block is kept only if it is at least 1/8 smaller than the raw one. */
+  static final int MIN_SAVING_DIVISOR = 8;
   private final FileSystem fs;
   private final Path path;
   private final SegmentIdentity identity;
@@ -86,7 +88,9 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     byte[] raw = block.toByteArray();
     Compression compression = options.compression();
     byte[] stored = compression.compress(raw);
-    if (stored.length >= raw.length) {
+    // Kept compressed only when that saves an eighth at least: a block that barely shrinks (random
+    // values) would cost every read of it a decompression of the whole block for nothing.
+    if (stored.length > raw.length - raw.length / MIN_SAVING_DIVISOR) {
       compression = Compression.NONE;
       stored = raw;
     }

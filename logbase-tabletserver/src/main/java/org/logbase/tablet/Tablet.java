@@ -254,6 +254,20 @@ public final class Tablet {
     return n;
   }
 
+  /**
+   * The highest GC horizon of its column groups: versions a snapshot below it could read may be gone
+   * (0: nothing dropped yet).
+   */
+  public long gcHorizon() {
+    long h = 0;
+    for (GroupIndex g : groups) {
+      if (g != null) {
+        h = Math.max(h, g.gcHorizon());
+      }
+    }
+    return h;
+  }
+
   /** Row versions in this tablet's in-memory indexes: written since its last compaction. */
   public long unsortedVersions() {
     long n = 0;

@@ -224,7 +224,7 @@ public final class StorageEngine implements Closeable {
     for (TabletDescriptor d : ds) {
       TabletRegistry.Entry current = open.get(d.id());
       if (current != null) {
-        addColumnGroups(current, d);
+        addColumnGroups(d);
       } else {
         fresh.put(d.id(), d);
       }
@@ -477,13 +477,18 @@ public final class StorageEngine implements Closeable {
    * checkpoint: the slow part of a checkpoint, done while the tablet still serves.
    */
   public void checkpointBeforeClose(TabletId id) throws IOException {
-    TabletRegistry.Entry e = registry.snapshot().get(id);
-    if (e != null) {
-      long t0 = System.nanoTime();
-      checkpointer.checkpoint(e.groups());
-      LOG.info("checkpointed tablet {} before closing it in {} ms", e.tablet().descriptor(),
-          (System.nanoTime() - t0) / 1_000_000);
-    }
+    long t0 = System.nanoTime();
+    // The groups as served when the checkpoint runs, read under its lock: a compaction may switch
+    // the tablet to new ones until then, and a checkpoint of the old ones would leave out the writes
+    // made since while naming a watermark past them.
+    checkpointer.exclusive(() -> {
+      TabletRegistry.Entry e = registry.snapshot().get(id);
+      if (e != null) {
+        checkpointer.checkpoint(e.groups());
+        LOG.info("checkpointed tablet {} before closing it in {} ms", e.tablet().descriptor(),
+            (System.nanoTime() - t0) / 1_000_000);
+      }
+    });
   }
 
   /**
@@ -563,7 +568,22 @@ public final class StorageEngine implements Closeable {
     return done;
   }
 
-  private void addColumnGroups(TabletRegistry.Entry current, TabletDescriptor d) {
+  /**
+   * Gives an open tablet a changed schema: added column groups (empty) or changed policies, over the
+   * same indexes and write gate. Done between checkpoint rounds while no batch is applied, from the
+   * tablet as served at that moment, as a compaction's switch is: neither can undo the other.
+   */
+  private void addColumnGroups(TabletDescriptor d) throws IOException {
+    checkpointer.exclusive(() -> applier.atAppliedEnd(end -> {
+      TabletRegistry.Entry current = registry.snapshot().get(d.id());
+      if (current != null) {
+        changeSchema(current, d);
+      }
+      return null;
+    }));
+  }
+
+  private void changeSchema(TabletRegistry.Entry current, TabletDescriptor d) {
     Set<Integer> known = new HashSet<>();
     current.tablet().descriptor().schema().columnGroups().forEach(g -> known.add(g.id()));
     List<ColumnGroup> added = d.schema().columnGroups().stream().filter(g -> !known.contains(g.id())).toList();

@@ -21,6 +21,7 @@ import org.logbase.common.Failures;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.RowLockedException;
+import org.logbase.common.SnapshotTooOldException;
 import org.logbase.common.Threads;
 import org.logbase.common.TransactionAbortedException;
 import org.logbase.common.TransactionConflictException;
@@ -537,7 +538,15 @@ public final class TxnManager implements AutoCloseable {
       // The tablet as served now: a compaction may have replaced the one the write was made with,
       // and writes since are only in the new one's index.
       Tablet now = engine.tabletOrNull(w.tablet().descriptor().id());
-      long newest = (now != null ? now : w.tablet()).newestTimestamp(w.key());
+      Tablet t = now != null ? now : w.tablet();
+      if (startTs < t.gcHorizon()) {
+        // Compaction may have dropped a version written after the transaction began (a delete
+        // below the horizon, say): the check below could not see the conflict.
+        throw new SnapshotTooOldException("transaction " + startTs + " began below the GC horizon "
+            + t.gcHorizon() + " of tablet " + t.descriptor() + ": its writes cannot be checked for conflicts"
+            + "; run it again");
+      }
+      long newest = t.newestTimestamp(w.key());
       if (newest > startTs) {
         throw new TransactionConflictException("transaction " + startTs + " conflicts: row "
             + Bytes.toStringBinary(w.key()) + " of table '" + w.tablet().descriptor().schema().name()

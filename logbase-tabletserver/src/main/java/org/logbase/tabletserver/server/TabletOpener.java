@@ -43,6 +43,9 @@ final class TabletOpener implements AutoCloseable {
 
   /** Queues tablets to open; completes when they serve (or the batch they were opened in failed). */
   CompletableFuture<Void> open(List<TabletDescriptor> tablets) {
+    if (tablets.isEmpty()) {
+      return CompletableFuture.completedFuture(null); // nothing to open (every open refused as stale)
+    }
     Request r = new Request(List.copyOf(tablets), new CompletableFuture<>());
     if (closed) {
       r.done().completeExceptionally(new ServerStoppingException("tablet server is stopping"));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -26,34 +25,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
+import org.apache.curator.test.KillSession;
+import org.apache.curator.test.TestingServer;
 import org.apache.log4j.Logger;
 import org.apache.log4j.PatternLayout;
 import org.apache.log4j.WriterAppender;
-import org.apache.curator.test.KillSession;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.logbase.common.ClusterConfig;
-import org.logbase.common.ColumnNotInSchemaException;
-import org.logbase.common.Config;
-import org.logbase.common.InvalidRequestException;
-import org.logbase.common.LogBaseException;
-import org.logbase.common.NotServingTabletException;
-import org.logbase.common.ServerStoppingException;
-import org.logbase.common.ValueTooLargeException;
-import org.logbase.common.ZkPaths;
-import org.logbase.common.schema.StoragePolicy;
-import org.logbase.common.schema.StoragePolicy.BlockCompression;
-import org.logbase.common.rpc.BadConnectionLog;
-import org.logbase.common.rpc.GrpcServerLogging;
-import org.logbase.common.rpc.RpcErrors;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.PolicyChange;
 import org.logbase.client.Put;
@@ -65,16 +51,37 @@ import org.logbase.client.Table;
 import org.logbase.client.TableDefinition;
 import org.logbase.client.TableDescription;
 import org.logbase.client.TabletCompaction;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.ColumnNotInSchemaException;
+import org.logbase.common.Config;
+import org.logbase.common.InvalidRequestException;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Row;
+import org.logbase.common.ServerStoppingException;
+import org.logbase.common.ValueTooLargeException;
+import org.logbase.common.ZkPaths;
+import org.logbase.common.rpc.BadConnectionLog;
+import org.logbase.common.rpc.GrpcServerLogging;
+import org.logbase.common.rpc.RpcErrors;
+import org.logbase.common.schema.SchemaProtos;
+import org.logbase.common.schema.StoragePolicy;
+import org.logbase.common.schema.StoragePolicy.BlockCompression;
+import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.DecideRequest;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
+import org.logbase.rpc.OpenTabletRequest;
+import org.logbase.rpc.OpenTabletsRequest;
 import org.logbase.rpc.PutRequest;
 import org.logbase.rpc.ScanBatch;
 import org.logbase.rpc.ScanRequest;
+import org.logbase.rpc.TableSpec;
+import org.logbase.rpc.TabletAdminServiceGrpc;
 import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletServiceGrpc;
+import org.logbase.rpc.TabletSpec;
 import org.logbase.testing.Await;
 
 /** One tablet server over real sockets, with a real ZooKeeper: serving, typed errors, bad input, session loss. */
@@ -173,6 +180,30 @@ class TabletServerTest {
       ServerInfo.Load load = reportedLoad(client, l -> !l.lastCompaction().isEmpty());
       assertTrue(load.lastCompaction().matches("users/\\d at .*: \\d+ -> \\d+ bytes, .*"), load.lastCompaction());
     }
+  }
+
+  /**
+   * A stale open (an OpenTablets sent before a move's close and handled after it, here sent by the
+   * test) must not serve the tablet again: the close of assignment 1 fences opens of 1 and older;
+   * an open of assignment 2 (the tablet's next assignment) serves it. Without the fence the stale
+   * open serves it (two servers would, after a real move).
+   */
+  @Test
+  void anOpenOfAnAssignmentClosedHereIsRefused() throws Exception {
+    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = TabletAdminServiceGrpc.newBlockingStub(channel)
+        .withDeadlineAfter(60, TimeUnit.SECONDS);
+    TableSpec users;
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      users = SchemaProtos.toProto(client.admin().describeTable("users").schema());
+    }
+    admin.closeTablet(CloseTabletRequest.newBuilder().setTable("users").setTabletId(0).setAssignment(1).build());
+    assertFalse(serves(USERS0), "closed");
+    admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(users)
+        .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(1)).build());
+    assertFalse(serves(USERS0), "a stale open (assignment 1, closed here) served the tablet again");
+    admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(users)
+        .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(2)).build());
+    assertTrue(serves(USERS0), "the next assignment opens it");
   }
 
   @Test

@@ -1,0 +1,34 @@
+package org.logbase.tabletserver.server;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The newest assignment of each tablet this server was told to close ({@code
+ * CloseTabletRequest.assignment}). An open of that assignment or an older one comes from before the
+ * close: an OpenTablets delayed in transit, sent before a move's close and handled after it, which
+ * would serve the tablet here while its new server serves it too. Such an open is refused. Version 0
+ * (a command that names none: tools, tests, tablets created before versions existed) is neither
+ * recorded nor refused. One entry per tablet ever closed here, kept while this process lives: a
+ * request in flight to an earlier process of this server is lost with it.
+ */
+final class AssignmentFence {
+  private final Map<String, Long> closed = new HashMap<>();
+
+  /** Records that the tablet's {@code assignment} was closed here. */
+  synchronized void closed(String table, int tabletId, long assignment) {
+    if (assignment > 0) {
+      closed.merge(key(table, tabletId), assignment, Math::max);
+    }
+  }
+
+  /** Whether an open of {@code assignment} is newer than every close of the tablet here. */
+  synchronized boolean admits(String table, int tabletId, long assignment) {
+    Long at = closed.get(key(table, tabletId));
+    return assignment == 0 || at == null || assignment > at;
+  }
+
+  private static String key(String table, int tabletId) {
+    return table + "/" + tabletId;
+  }
+}
