@@ -46,7 +46,7 @@ public final class Args {
     return Math.toIntExact(longValue(key, def));
   }
 
-  double doubleValue(String key, double def) {
+  public double doubleValue(String key, double def) {
     return Double.parseDouble(string(key, Double.toString(def)));
   }
 

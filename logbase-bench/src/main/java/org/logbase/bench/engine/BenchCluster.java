@@ -21,7 +21,7 @@ import org.logbase.testing.MiniHdfs;
  * and closing (or the JVM exiting on Ctrl-C) removes everything the run wrote, and the MiniDFSCluster
  * with its directory, so no run leaves data or processes behind.
  */
-final class BenchCluster implements AutoCloseable {
+public final class BenchCluster implements AutoCloseable {
   /** All paths the benchmarks name are below this URI (no trailing slash). */
   private final String root;
   private final Configuration conf;
@@ -82,24 +82,24 @@ final class BenchCluster implements AutoCloseable {
     return new BenchCluster(root, conf, fs, null, null);
   }
 
-  URI uri(String path) {
+  public URI uri(String path) {
     return URI.create(root + path);
   }
 
-  Configuration conf() {
+  public Configuration conf() {
     return conf;
   }
 
   /** The benchmark's own client (not the engine's). */
-  FileSystem fs() {
+  public FileSystem fs() {
     return fs;
   }
 
-  org.apache.hadoop.fs.Path path(String path) {
+  public org.apache.hadoop.fs.Path path(String path) {
     return new org.apache.hadoop.fs.Path(uri(path));
   }
 
-  void delete(String path) throws IOException {
+  public void delete(String path) throws IOException {
     fs.delete(path(path), true);
   }
 

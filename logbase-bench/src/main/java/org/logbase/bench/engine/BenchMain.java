@@ -12,7 +12,7 @@ import org.apache.hadoop.conf.Configuration;
  */
 public final class BenchMain {
   @FunctionalInterface
-  interface Body {
+  public interface Body {
     void run(BenchCluster cluster) throws Exception;
   }
 
@@ -25,7 +25,7 @@ public final class BenchMain {
   private BenchMain() {}
 
   /** Reads the common flags, checks all flags, then runs {@code body} on a fresh cluster. */
-  static void run(String program, Args args, Body body) {
+  public static void run(String program, Args args, Body body) {
     String tmp = args.string("tmp", System.getProperty("java.io.tmpdir"));
     // Empty: an in-process MiniDFSCluster. Else e.g. hdfs://localhost:8020/bench, used as it is.
     String fsRoot = args.string("fs-root", "");
@@ -76,7 +76,7 @@ public final class BenchMain {
     return conf;
   }
 
-  static void gc() {
+  public static void gc() {
     // Start each trial with a clean heap, so one side does not pay for the other's garbage.
     System.gc();
   }

@@ -5,11 +5,12 @@ import java.util.List;
 import org.logbase.common.Config;
 import org.logbase.recovery.Checkpointer;
 import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
 
 /** Opens storage engines serving the "kv" table on a {@link BenchCluster}. */
-final class Engines {
+public final class Engines {
   private Engines() {}
 
   /**
@@ -17,12 +18,12 @@ final class Engines {
    * timed run would measure the checkpointer, and in the recovery benchmark one taken after a
    * full replay would shorten the next run's log tail.
    */
-  static Config withoutAutomaticCheckpoints(Config c) {
+  public static Config withoutAutomaticCheckpoints(Config c) {
     return c.with(Checkpointer.UPDATES, Long.MAX_VALUE).with(Checkpointer.INTERVAL_MS, 1_000_000_000_000L);
   }
 
   /** Parses {@code key=value,key=value} (a flag's way of passing engine settings). */
-  static Config parseConfig(String spec) {
+  public static Config parseConfig(String spec) {
     Config c = Config.empty();
     for (String kv : spec.split(",")) {
       if (kv.isBlank()) {
@@ -39,7 +40,13 @@ final class Engines {
 
   static StorageEngine open(BenchCluster cluster, String root, Config config, boolean useCheckpoints)
       throws IOException {
-    EngineOptions o = EngineOptions.of(cluster.uri(root), config, List.of(KvRows.TABLET))
+    return open(cluster, root, config, useCheckpoints, List.of(KvRows.TABLET));
+  }
+
+  /** An engine serving {@code tablets}. */
+  public static StorageEngine open(BenchCluster cluster, String root, Config config, boolean useCheckpoints,
+      List<TabletDescriptor> tablets) throws IOException {
+    EngineOptions o = EngineOptions.of(cluster.uri(root), config, tablets)
         .withHadoop(cluster.conf())
         .withCheckpoints(useCheckpoints);
     return StorageEngine.open(o);
@@ -50,7 +57,7 @@ final class Engines {
   }
 
   /** Where the log of an engine rooted at {@code root} lives. */
-  static String logDir(String root) {
+  public static String logDir(String root) {
     return root + "/log";
   }
 }

@@ -20,7 +20,7 @@ import org.logbase.testing.TestTables;
  * bytes drawn from a fixed pool, with the row number in their first 8 bytes: distinct per row,
  * cheap to make, and recomputable to check what a read returned.
  */
-final class KvRows {
+public final class KvRows {
   static final String COLUMN = "v";
   static final TabletDescriptor TABLET = TestTables.whole(TestTables.KV);
 
@@ -38,20 +38,26 @@ final class KvRows {
       throw new IllegalArgumentException("values need at least 8 bytes (they carry their row number)");
     }
     this.valueBytes = valueBytes;
+    this.pool = randomValues(POOL, valueBytes);
+  }
+
+  /** {@code count} arrays of {@code bytes} random bytes, the same every run: a cheap source of incompressible values. */
+  public static byte[][] randomValues(int count, int bytes) {
     SplittableRandom rnd = new SplittableRandom(20120801);
-    pool = new byte[POOL][valueBytes];
-    for (byte[] v : pool) {
+    byte[][] values = new byte[count][bytes];
+    for (byte[] v : values) {
       for (int i = 0; i < v.length; i++) {
         v[i] = (byte) rnd.nextInt(256);
       }
     }
+    return values;
   }
 
   int valueBytes() {
     return valueBytes;
   }
 
-  static byte[] key(long row) {
+  public static byte[] key(long row) {
     long v = (row * SCRAMBLE) & MASK;
     byte[] k = new byte[3 + KEY_DIGITS];
     k[0] = 'r';

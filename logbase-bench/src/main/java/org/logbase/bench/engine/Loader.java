@@ -3,8 +3,10 @@ package org.logbase.bench.engine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 import org.logbase.common.Threads;
 import org.logbase.log.Durability;
 import org.logbase.tablet.Tablet;
@@ -15,11 +17,20 @@ import org.logbase.txn.TxnManager;
  * log through the engine, since group commit packs more records into each flush the more writers
  * wait.
  */
-final class Loader {
+public final class Loader {
   private Loader() {}
 
   /** Writes rows [from, to) durably through the server's write path; returns records per second. Prints progress every ~10%. */
   static double load(TxnManager txns, Tablet tablet, KvRows rows, long from, long to, int writers) throws Exception {
+    return load(txns, tablet, KvRows::key, rows::columns, from, to, writers);
+  }
+
+  /**
+   * Writes rows [from, to) durably through the server's write path, row {@code r} as {@code key(r)}
+   * with {@code columns(r)}; returns records per second. Prints progress every ~10%.
+   */
+  public static double load(TxnManager txns, Tablet tablet, LongFunction<byte[]> key,
+      LongFunction<Map<String, byte[]>> columns, long from, long to, int writers) throws Exception {
     AtomicLong next = new AtomicLong(from);
     AtomicLong done = new AtomicLong();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -28,7 +39,7 @@ final class Loader {
       Thread t = Threads.newDaemon("loader-" + i, () -> {
         try {
           for (long r = next.getAndIncrement(); r < to && failure.get() == null; r = next.getAndIncrement()) {
-            txns.put(tablet, KvRows.key(r), rows.columns(r), Durability.HFLUSH);
+            txns.put(tablet, key.apply(r), columns.apply(r), Durability.HFLUSH);
             done.incrementAndGet();
           }
         } catch (IOException | RuntimeException e) {

@@ -70,7 +70,7 @@ public final class Report {
   }
 
   /** Whether a ratio meets its target, in words. */
-  static String verdict(double ratio, double target) {
+  public static String verdict(double ratio, double target) {
     return ratio >= target
         ? String.format(Locale.ROOT, "meets target >= %.2f", target)
         : String.format(Locale.ROOT, "BELOW target %.2f", target);
