@@ -100,7 +100,7 @@ final class AssignmentReconciler {
       if (!existing.contains(ref.getTable())) {
         LOG.info("server {} serves tablet {} of a dropped table: closing it", serverId,
             TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
-        commands.close(serverId, address, ref.getTable(), ref.getTabletId(), 0); // its table is gone: no version
+        commands.close(serverId, address, ref.getTable(), 0, ref.getTabletId(), 0); // its table is gone: no version
       }
     }
   }

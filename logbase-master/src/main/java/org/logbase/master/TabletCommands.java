@@ -128,7 +128,8 @@ final class TabletCommands {
     for (TabletLocation t : meta.getTabletsList()) {
       String address = liveServers.get(t.getServerId());
       if (address != null) {
-        closes.add(close(t.getServerId(), address, table, t.getTablet().getTabletId(), t.getAssignment()));
+        closes.add(close(t.getServerId(), address, table, meta.getSpec().getId(), t.getTablet().getTabletId(),
+            t.getAssignment()));
       }
     }
     return CompletableFuture.allOf(closes.toArray(CompletableFuture[]::new));
@@ -139,8 +140,9 @@ final class TabletCommands {
    * did not close it (it still serves it then, or it closed it and the reconciler opens it there
    * again: either way the tablet stays where it is).
    */
-  CompletableFuture<CloseTabletResponse> closeToMove(String address, String table, int tabletId, long assignment) {
-    return clients.closeTablet(address, table, tabletId, assignment);
+  CompletableFuture<CloseTabletResponse> closeToMove(String address, String table, int tableId, int tabletId,
+      long assignment) {
+    return clients.closeTablet(address, table, tableId, tabletId, assignment);
   }
 
   /** Opens one moved tablet; the future fails when the server did not open it. */
@@ -156,10 +158,11 @@ final class TabletCommands {
   }
 
   /** Closes one tablet on the server at {@code address}; opens of {@code assignment} or older are refused there after. */
-  CompletableFuture<Void> close(String serverId, String address, String table, int tabletId, long assignment) {
+  CompletableFuture<Void> close(String serverId, String address, String table, int tableId, int tabletId,
+      long assignment) {
     String what = "CloseTablet " + TableMetas.tabletName(table, tabletId) + " on server " + serverId
         + " (" + address + ")";
-    return clients.closeTablet(address, table, tabletId, assignment).handle((ok, failure) -> {
+    return clients.closeTablet(address, table, tableId, tabletId, assignment).handle((ok, failure) -> {
       if (failure != null) {
         LOG.warn("{} failed: {}", what, failure.toString());
       }

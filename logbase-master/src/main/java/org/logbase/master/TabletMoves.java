@@ -105,7 +105,9 @@ final class TabletMoves {
 
   private Moved moveAlone(String table, int tabletId, String requested) throws Exception {
     String name = TableMetas.tabletName(table, tabletId);
-    TabletLocation tablet = TableMetas.tablet(tables.get(table).meta(), tabletId);
+    TableMeta meta = tables.get(table).meta();
+    TabletLocation tablet = TableMetas.tablet(meta, tabletId);
+    int tableId = meta.getSpec().getId();
     String from = tablet.getServerId();
     Map<String, String> live = liveServers.read();
     String fromAddress = live.get(from);
@@ -135,8 +137,8 @@ final class TabletMoves {
     boolean reassigned;
     try {
       LOG.info("moving tablet {} from {} to {}: closing it on {}", name, from, to, from);
-      servedMs = TabletCommands.await(commands.closeToMove(fromAddress, table, tabletId, tablet.getAssignment()),
-          commandDeadline,
+      servedMs = TabletCommands.await(commands.closeToMove(fromAddress, table, tableId, tabletId,
+          tablet.getAssignment()), commandDeadline,
           "close tablet " + name + " on " + from).getServedMs();
       closedAt = System.nanoTime();
       synchronized (assignmentLock) {

@@ -55,9 +55,10 @@ final class TabletServerClients implements AutoCloseable {
   }
 
   /** Asks the server at {@code address} to stop serving a tablet; the answer says how long it still served. */
-  CompletableFuture<CloseTabletResponse> closeTablet(String address, String table, int tabletId, long assignment) {
-    CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTabletId(tabletId)
-        .setMasterEpoch(epoch.getAsLong()).setAssignment(assignment).build();
+  CompletableFuture<CloseTabletResponse> closeTablet(String address, String table, int tableId, int tabletId,
+      long assignment) {
+    CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTableId(tableId)
+        .setTabletId(tabletId).setMasterEpoch(epoch.getAsLong()).setAssignment(assignment).build();
     return this.<CloseTabletResponse>call(address, (stub, done) -> stub.closeTablet(request, done));
   }
 

@@ -15,20 +15,23 @@ import java.util.Map;
 final class AssignmentFence {
   private final Map<String, Long> closed = new HashMap<>();
 
-  /** Records that the tablet's {@code assignment} was closed here. */
-  synchronized void closed(String table, int tabletId, long assignment) {
-    if (assignment > 0) {
-      closed.merge(key(table, tabletId), assignment, Math::max);
+  /**
+   * Records that the tablet's {@code assignment} was closed here. By table id, not name: a table
+   * dropped and created again under its name has a new id, and its tablets start at assignment 1.
+   */
+  synchronized void closed(int tableId, int tabletId, long assignment) {
+    if (assignment > 0 && tableId > 0) {
+      closed.merge(key(tableId, tabletId), assignment, Math::max);
     }
   }
 
   /** Whether an open of {@code assignment} is newer than every close of the tablet here. */
-  synchronized boolean admits(String table, int tabletId, long assignment) {
-    Long at = closed.get(key(table, tabletId));
+  synchronized boolean admits(int tableId, int tabletId, long assignment) {
+    Long at = closed.get(key(tableId, tabletId));
     return assignment == 0 || at == null || assignment > at;
   }
 
-  private static String key(String table, int tabletId) {
-    return table + "/" + tabletId;
+  private static String key(int tableId, int tabletId) {
+    return tableId + "/" + tabletId;
   }
 }

@@ -73,7 +73,7 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   private List<OpenTabletRequest> admitted(List<OpenTabletRequest> requests) {
     List<OpenTabletRequest> out = new ArrayList<>(requests.size());
     for (OpenTabletRequest r : requests) {
-      if (assignments.admits(r.getTable().getName(), r.getTablet().getTabletId(), r.getAssignment())) {
+      if (assignments.admits(r.getTable().getId(), r.getTablet().getTabletId(), r.getAssignment())) {
         out.add(r);
       } else {
         LOG.warn("refused a stale open of tablet {} of '{}' (assignment {}): it was closed here since",
@@ -88,7 +88,7 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
     calls.unary(out, () -> {
       epochs.admit(req.getMasterEpoch(), "closing tablet " + req.getTabletId() + " of " + req.getTable());
       // First: an open of this assignment arriving from now on is stale, whatever happens below.
-      assignments.closed(req.getTable(), req.getTabletId(), req.getAssignment());
+      assignments.closed(req.getTableId(), req.getTabletId(), req.getAssignment());
       tablets.awaitOpens(req.getTable(), req.getTabletId(), drainMs);
       Tablet t = tablets.findServed(req.getTable(), req.getTabletId());
       if (t == null) {

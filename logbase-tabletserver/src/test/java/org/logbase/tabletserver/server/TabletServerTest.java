@@ -196,7 +196,8 @@ class TabletServerTest {
     try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
       users = SchemaProtos.toProto(client.admin().describeTable("users").schema());
     }
-    admin.closeTablet(CloseTabletRequest.newBuilder().setTable("users").setTabletId(0).setAssignment(1).build());
+    admin.closeTablet(CloseTabletRequest.newBuilder().setTable("users").setTableId(users.getId()).setTabletId(0)
+        .setAssignment(1).build());
     assertFalse(serves(USERS0), "closed");
     admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(users)
         .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(1)).build());
