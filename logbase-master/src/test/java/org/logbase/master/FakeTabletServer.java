@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.logbase.common.LogBaseException;
@@ -42,8 +41,8 @@ final class FakeTabletServer implements AutoCloseable {
   private final List<CloseTabletRequest> closes = new CopyOnWriteArrayList<>();
   private final Server server;
   private final List<CompactTabletRequest> compactions = new CopyOnWriteArrayList<>();
-  private final AtomicInteger compacting = new AtomicInteger();
-  private final AtomicInteger mostCompactingAtOnce = new AtomicInteger();
+  /** Compactions running now and the most at once (guarded by itself). */
+  private final int[] compacting = new int[2];
   private volatile boolean failOpens;
   private volatile boolean failCompactions;
 
@@ -79,14 +78,7 @@ final class FakeTabletServer implements AutoCloseable {
           @Override
           public void compactTablet(CompactTabletRequest request, StreamObserver<CompactTabletResponse> out) {
             compactions.add(request);
-            mostCompactingAtOnce.accumulateAndGet(compacting.incrementAndGet(), Math::max);
-            try {
-              Thread.sleep(COMPACTION_MS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            } finally {
-              compacting.decrementAndGet();
-            }
+            awaitOverlap();
             if (failCompactions) {
               out.onError(RpcErrors.toStatus(new LogBaseException("tablet " + request.getTable() + "/"
                   + request.getTabletId() + " was not compacted: its disk is full (a fake server)")));
@@ -110,8 +102,33 @@ final class FakeTabletServer implements AutoCloseable {
         .start();
   }
 
-  /** How long a fake compaction takes. */
+  /** How long a fake compaction waits for another one to arrive on this server. */
   static final int COMPACTION_MS = 50;
+
+  /**
+   * A fake compaction: it runs until a second one arrives on this server while it does (which the
+   * master must never send: one at a time per server) or for at most {@link #COMPACTION_MS}; the
+   * most seen at once is recorded.
+   */
+  private void awaitOverlap() {
+    synchronized (compacting) {
+      compacting[0]++;
+      compacting[1] = Math.max(compacting[1], compacting[0]);
+      compacting.notifyAll();
+      long deadline = System.nanoTime() + COMPACTION_MS * 1_000_000L;
+      try {
+        long left = COMPACTION_MS;
+        while (compacting[0] < 2 && left > 0) {
+          compacting.wait(left);
+          left = (deadline - System.nanoTime()) / 1_000_000;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        compacting[0]--;
+      }
+    }
+  }
 
   /** Starts the fake and registers it as live. */
   static FakeTabletServer start(String id, CuratorFramework zk, ZkPaths paths) throws Exception {
@@ -159,7 +176,9 @@ final class FakeTabletServer implements AutoCloseable {
 
   /** The most CompactTablet calls it was in at the same time. */
   int mostCompactingAtOnce() {
-    return mostCompactingAtOnce.get();
+    synchronized (compacting) {
+      return compacting[1];
+    }
   }
 
   /** Whether CompactTablet calls fail (they are recorded either way). */

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.logbase.common.InvalidRequestException;
@@ -32,28 +30,14 @@ import org.logbase.rpc.TabletLocation;
  */
 class RetentionAdminTest {
   @RegisterExtension static final ZooKeeperExtension ZK = new ZooKeeperExtension();
-  private MasterTestCluster cluster;
-  private Map<String, FakeTabletServer> servers;
-  private MasterAdmin admin;
-
-  @BeforeEach
-  void startCluster() throws Exception {
-    cluster = new MasterTestCluster(ZK.server());
-    servers = cluster.startTabletServers("ts-1", "ts-2", "ts-3");
-    admin = cluster.admin(cluster.awaitActive(cluster.startMaster()));
-  }
-
-  @AfterEach
-  void closeCluster() throws Exception {
-    cluster.close();
-  }
+  @RegisterExtension final ActiveMasterExtension master = new ActiveMasterExtension(ZK, "ts-1", "ts-2", "ts-3");
 
   private static ColumnGroupSpec withPolicy(ColumnGroupSpec g, int versions, long ttlMs, String compression) {
     return g.toBuilder().setMaxVersions(versions).setTtlMs(ttlMs).setCompression(compression).build();
   }
 
   private TableMeta createKept() {
-    return admin.call(s -> s.createTable(MasterAdmin.createRequest("kept", List.of(
+    return master.admin().call(s -> s.createTable(MasterAdmin.createRequest("kept", List.of(
         withPolicy(MasterAdmin.group("recent", "a", "b"), 3, 7 * 86_400_000L, "zstd"),
         MasterAdmin.group("plain", "c")), "m", "t")));
   }
@@ -66,7 +50,7 @@ class RetentionAdminTest {
   @Test
   void createKeepsEachGroupsPolicyAndDescribeShowsIt() {
     TableMeta made = createKept();
-    TableMeta described = admin.call(s -> s.describeTable(MasterAdmin.table("kept")));
+    TableMeta described = master.admin().call(s -> s.describeTable(MasterAdmin.table("kept")));
     ColumnGroupSpec recent = described.getSpec().getColumnGroups(0);
     assertEquals(3, recent.getMaxVersions());
     assertEquals(7 * 86_400_000L, recent.getTtlMs());
@@ -75,7 +59,7 @@ class RetentionAdminTest {
     assertEquals(List.of(0, 0L, ""), List.of(plain.getMaxVersions(), plain.getTtlMs(), plain.getCompression()),
         "absent: all versions, forever, lz4");
     for (TabletLocation t : made.getTabletsList()) {
-      assertEquals(made.getSpec(), servers.get(t.getServerId()).opensOf("kept", t.getTablet().getTabletId()).get(0)
+      assertEquals(made.getSpec(), master.servers().get(t.getServerId()).opensOf("kept", t.getTablet().getTabletId()).get(0)
           .getTable(), "the servers open the tablets with the policies");
     }
   }
@@ -83,7 +67,7 @@ class RetentionAdminTest {
   @Test
   void alterChangesOnlyTheFieldsSetAndReopensEveryTabletWithTheNewSchema() {
     TableMeta made = createKept();
-    TableMeta altered = admin.call(s -> s.alterColumnGroup(alter("kept", "recent", b -> b.setTtlMs(0).setCompression("NONE"))));
+    TableMeta altered = master.admin().call(s -> s.alterColumnGroup(alter("kept", "recent", b -> b.setTtlMs(0).setCompression("NONE"))));
     ColumnGroupSpec recent = altered.getSpec().getColumnGroups(0);
     assertEquals(List.of(3, 0L, "none"), List.of(recent.getMaxVersions(), recent.getTtlMs(), recent.getCompression()));
     assertEquals(made.getSpec().getColumnGroups(1), altered.getSpec().getColumnGroups(1), "the other group as it was");
@@ -91,11 +75,11 @@ class RetentionAdminTest {
     assertEquals(made.getNextColumnGroupId(), altered.getNextColumnGroupId());
     assertEquals(made.getTabletsList().stream().map(TabletLocation::getTablet).toList(),
         altered.getTabletsList().stream().map(TabletLocation::getTablet).toList(), "the same tablets");
-    assertEquals(altered, admin.call(s -> s.describeTable(MasterAdmin.table("kept"))));
+    assertEquals(altered, master.admin().call(s -> s.describeTable(MasterAdmin.table("kept"))));
 
-    TableMeta again = admin.call(s -> s.alterColumnGroup(alter("kept", "plain", b -> b.setMaxVersions(1))));
+    TableMeta again = master.admin().call(s -> s.alterColumnGroup(alter("kept", "plain", b -> b.setMaxVersions(1))));
     for (TabletLocation t : again.getTabletsList()) {
-      List<OpenTabletRequest> opens = servers.get(t.getServerId()).opensOf("kept", t.getTablet().getTabletId());
+      List<OpenTabletRequest> opens = master.servers().get(t.getServerId()).opensOf("kept", t.getTablet().getTabletId());
       assertEquals(3, opens.size(), "create and two alters");
       assertEquals(altered.getSpec(), opens.get(1).getTable());
       assertEquals(again.getSpec(), opens.get(2).getTable());
@@ -118,16 +102,16 @@ class RetentionAdminTest {
     assertRefused("nothing to change in column group 'recent'", alter("kept", "recent", b -> b));
     String huge = "z".repeat(200_000);
     InvalidRequestException e = assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.alterColumnGroup(alter("kept", "recent", b -> b.setCompression(huge)))));
+        () -> master.admin().call(s -> s.alterColumnGroup(alter("kept", "recent", b -> b.setCompression(huge)))));
     assertTrue(e.getMessage().length() < 400, "bounded: " + e.getMessage().length());
     e = assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.alterColumnGroup(alter("kept", huge, b -> b.setMaxVersions(1)))));
+        () -> master.admin().call(s -> s.alterColumnGroup(alter("kept", huge, b -> b.setMaxVersions(1)))));
     assertTrue(e.getMessage().length() < 400, "bounded: " + e.getMessage().length());
     assertThrows(TableNotFoundException.class,
-        () -> admin.call(s -> s.alterColumnGroup(alter("nosuch", "recent", b -> b.setMaxVersions(1)))));
+        () -> master.admin().call(s -> s.alterColumnGroup(alter("nosuch", "recent", b -> b.setMaxVersions(1)))));
     assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.alterColumnGroup(alter("", "recent", b -> b.setMaxVersions(1)))));
-    assertEquals(made, admin.call(s -> s.describeTable(MasterAdmin.table("kept"))), "refused changes left no trace");
+        () -> master.admin().call(s -> s.alterColumnGroup(alter("", "recent", b -> b.setMaxVersions(1)))));
+    assertEquals(made, master.admin().call(s -> s.describeTable(MasterAdmin.table("kept"))), "refused changes left no trace");
 
     assertRefusedCreate("max versions must be 0 (all) or more",
         withPolicy(MasterAdmin.group("g", "x"), -2, 0, "lz4"));
@@ -140,8 +124,8 @@ class RetentionAdminTest {
   @Test
   void compactReachesEveryTabletsServerOneAtATimeEachAndReportsPerTablet() {
     String[] keys = {"b", "d", "f", "h", "j"};
-    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("squeezed", keys)));
-    CompactTableResponse r = admin.call(s -> s.compactTable(compact("squeezed")));
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("squeezed", keys)));
+    CompactTableResponse r = master.admin().call(s -> s.compactTable(compact("squeezed")));
 
     assertEquals(meta.getTabletsList().stream().map(t -> t.getTablet().getTabletId()).toList(),
         r.getTabletsList().stream().map(TabletCompaction::getTabletId).toList(), "every tablet, in key order");
@@ -150,25 +134,25 @@ class RetentionAdminTest {
       assertEquals(1000L * (c.getTabletId() + 1), c.getStats().getBytesIn());
       assertEquals(6, c.getStats().getVersionsDropped());
       assertEquals(77, c.getStats().getHorizon());
-      FakeTabletServer server = servers.get(c.getServerId());
+      FakeTabletServer server = master.servers().get(c.getServerId());
       List<CompactTabletRequest> asked = server.compactions().stream()
           .filter(q -> q.getTable().equals("squeezed") && q.getTabletId() == c.getTabletId()).toList();
       assertEquals(1, asked.size(), "tablet " + c.getTabletId() + " asked once, of its own server");
       assertTrue(asked.get(0).getMasterEpoch() > 0, "carries the master's epoch");
     }
-    for (FakeTabletServer s : servers.values()) {
+    for (FakeTabletServer s : master.servers().values()) {
       assertEquals(2, s.compactions().size());
       assertEquals(1, s.mostCompactingAtOnce(), "one tablet at a time on " + s.id());
     }
-    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.compactTable(compact("nosuch"))));
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.compactTable(compact("nosuch"))));
   }
 
   @Test
   void compactReportsEachTabletThatFailedAndCompactsTheOthers() throws Exception {
-    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("mixed", "k", "s")));
-    servers.get("ts-2").failCompactions(true);
-    servers.get("ts-3").unregister();
-    CompactTableResponse r = admin.call(s -> s.compactTable(compact("mixed")));
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("mixed", "k", "s")));
+    master.servers().get("ts-2").failCompactions(true);
+    master.servers().get("ts-3").unregister();
+    CompactTableResponse r = master.admin().call(s -> s.compactTable(compact("mixed")));
 
     assertEquals(3, r.getTabletsCount());
     for (TabletCompaction c : r.getTabletsList()) {
@@ -179,7 +163,7 @@ class RetentionAdminTest {
         default -> assertEquals("its server ts-3 is not live", c.getError());
       }
     }
-    assertEquals(0, servers.get("ts-3").compactions().size(), "a server that is not live is not asked");
+    assertEquals(0, master.servers().get("ts-3").compactions().size(), "a server that is not live is not asked");
     assertEquals(meta.getTabletsCount(), r.getTabletsCount());
   }
 
@@ -189,13 +173,13 @@ class RetentionAdminTest {
 
   private void assertRefused(String messagePart, AlterColumnGroupRequest request) {
     InvalidRequestException e = assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.alterColumnGroup(request)));
+        () -> master.admin().call(s -> s.alterColumnGroup(request)));
     assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should mention '" + messagePart + "'");
   }
 
   private void assertRefusedCreate(String messagePart, ColumnGroupSpec group) {
     InvalidRequestException e = assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.createTable(MasterAdmin.createRequest("refused", List.of(group)))));
+        () -> master.admin().call(s -> s.createTable(MasterAdmin.createRequest("refused", List.of(group)))));
     assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should mention '" + messagePart + "'");
   }
 }

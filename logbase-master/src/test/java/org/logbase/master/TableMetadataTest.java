@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.logbase.common.InvalidRequestException;
@@ -34,28 +32,14 @@ import org.logbase.rpc.TabletLocation;
 import org.logbase.rpc.TabletRef;
 import org.logbase.testing.Await;
 
-/** Table metadata through the active master's RPCs, with three fake tablet servers. */
+/** Table metadata through the active master's RPCs, with three fake tablet master.servers(). */
 class TableMetadataTest {
   @RegisterExtension static final ZooKeeperExtension ZK = new ZooKeeperExtension();
-  private MasterTestCluster cluster;
-  private Map<String, FakeTabletServer> servers;
-  private MasterAdmin admin;
-
-  @BeforeEach
-  void startCluster() throws Exception {
-    cluster = new MasterTestCluster(ZK.server());
-    servers = cluster.startTabletServers("ts-1", "ts-2", "ts-3");
-    admin = cluster.admin(cluster.awaitActive(cluster.startMaster()));
-  }
-
-  @AfterEach
-  void closeCluster() throws Exception {
-    cluster.close();
-  }
+  @RegisterExtension final ActiveMasterExtension master = new ActiveMasterExtension(ZK, "ts-1", "ts-2", "ts-3");
 
   @Test
   void createWithSplitKeysMakesTabletsAndSpreadsThemEvenly() {
-    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.createRequest("users",
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.createRequest("users",
         List.of(MasterAdmin.group("profile", "name", "email"), MasterAdmin.group("stats", "visits")),
         "b", "d", "f", "h", "j")));
 
@@ -69,27 +53,27 @@ class TableMetadataTest {
       assertEquals(i, t.getTablet().getTabletId());
       assertEquals(bounds.get(i), t.getTablet().getStartKey().toStringUtf8(), "start of tablet " + i);
       assertEquals(bounds.get(i + 1), t.getTablet().getEndKey().toStringUtf8(), "end of tablet " + i);
-      assertEquals(servers.get(t.getServerId()).address(), t.getAddress());
+      assertEquals(master.servers().get(t.getServerId()).address(), t.getAddress());
     }
     assertEquals(Map.of("ts-1", 2L, "ts-2", 2L, "ts-3", 2L), tabletsPerServer(meta));
 
     // Each server was asked to open exactly its tablets, with the table's id and schema.
     for (TabletLocation t : meta.getTabletsList()) {
-      List<OpenTabletRequest> opens = servers.get(t.getServerId()).opensOf("users", t.getTablet().getTabletId());
+      List<OpenTabletRequest> opens = master.servers().get(t.getServerId()).opensOf("users", t.getTablet().getTabletId());
       assertEquals(1, opens.size(), "opens of tablet " + t.getTablet().getTabletId());
       assertEquals(meta.getSpec(), opens.get(0).getTable());
       assertEquals(t.getTablet(), opens.get(0).getTablet());
     }
-    assertEquals(6, servers.values().stream().mapToInt(s -> s.opens().size()).sum());
-    assertEquals(meta, admin.call(s -> s.describeTable(MasterAdmin.table("users"))));
-    assertEquals(meta, admin.call(s -> s.getTabletLocations(MasterAdmin.table("users"))));
+    assertEquals(6, master.servers().values().stream().mapToInt(s -> s.opens().size()).sum());
+    assertEquals(meta, master.admin().call(s -> s.describeTable(MasterAdmin.table("users"))));
+    assertEquals(meta, master.admin().call(s -> s.getTabletLocations(MasterAdmin.table("users"))));
   }
 
   @Test
   void newTabletsGoToTheServersWithFewestTablets() {
-    admin.call(s -> s.createTable(MasterAdmin.simpleTable("a", "m")));       // ts-1, ts-2
-    TableMeta b = admin.call(s -> s.createTable(MasterAdmin.simpleTable("b"))); // ts-3 has none
-    TableMeta c = admin.call(s -> s.createTable(MasterAdmin.simpleTable("c", "m", "t")));
+    master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("a", "m")));       // ts-1, ts-2
+    TableMeta b = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("b"))); // ts-3 has none
+    TableMeta c = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("c", "m", "t")));
     assertEquals("ts-3", b.getTablets(0).getServerId());
     assertEquals(List.of("ts-1", "ts-2", "ts-3"),
         c.getTabletsList().stream().map(TabletLocation::getServerId).toList());
@@ -99,27 +83,27 @@ class TableMetadataTest {
   void aCreateSentAgainWithItsRequestIdFindsItsTableAndAnotherCreateIsRefused() {
     CreateTableRequest first = CreateTableRequest.newBuilder(MasterAdmin.simpleTable("again", "m"))
         .setRequestId("request-1").build();
-    TableMeta made = admin.call(s -> s.createTable(first));
+    TableMeta made = master.admin().call(s -> s.createTable(first));
     // The answer was lost (a master failover, say) and the client sends the same request again.
-    TableMeta again = admin.call(s -> s.createTable(first));
+    TableMeta again = master.admin().call(s -> s.createTable(first));
     assertEquals(made.getSpec().getId(), again.getSpec().getId(), "the same table, not a second one");
-    assertThrows(TableExistsException.class, () -> admin.call(s -> s.createTable(
+    assertThrows(TableExistsException.class, () -> master.admin().call(s -> s.createTable(
         CreateTableRequest.newBuilder(MasterAdmin.simpleTable("again", "m")).setRequestId("request-2").build())));
   }
 
   @Test
   void typedErrorsForExistingAndUnknownTables() {
-    admin.call(s -> s.createTable(MasterAdmin.simpleTable("t")));
-    assertThrows(TableExistsException.class, () -> admin.call(s -> s.createTable(MasterAdmin.simpleTable("t"))));
+    master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    assertThrows(TableExistsException.class, () -> master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t"))));
 
-    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table("nope"))));
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.describeTable(MasterAdmin.table("nope"))));
     assertThrows(TableNotFoundException.class,
-        () -> admin.call(s -> s.getTabletLocations(MasterAdmin.table("nope"))));
-    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.dropTable(MasterAdmin.table("nope"))));
-    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.addColumnGroup(
+        () -> master.admin().call(s -> s.getTabletLocations(MasterAdmin.table("nope"))));
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.dropTable(MasterAdmin.table("nope"))));
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.addColumnGroup(
         AddColumnGroupRequest.newBuilder().setTable("nope").setColumnGroup(MasterAdmin.group("g", "x")).build())));
-    assertThrows(InvalidRequestException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table(""))));
-    assertThrows(InvalidRequestException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table("a/b"))));
+    assertThrows(InvalidRequestException.class, () -> master.admin().call(s -> s.describeTable(MasterAdmin.table(""))));
+    assertThrows(InvalidRequestException.class, () -> master.admin().call(s -> s.describeTable(MasterAdmin.table("a/b"))));
   }
 
   @Test
@@ -144,13 +128,13 @@ class TableMetadataTest {
     }
     assertInvalid("use fewer tablets or shorter split keys", MasterAdmin.simpleTable("t", huge));
     // Split keys compare as unsigned bytes: 0x7f < 0x80.
-    admin.call(s -> s.createTable(CreateTableRequest.newBuilder(MasterAdmin.simpleTable("bytes"))
+    master.admin().call(s -> s.createTable(CreateTableRequest.newBuilder(MasterAdmin.simpleTable("bytes"))
         .addSplitKeys(ByteString.copyFrom(new byte[] {0x7f}))
         .addSplitKeys(ByteString.copyFrom(new byte[] {(byte) 0x80}))
         .build()));
 
-    assertEquals(List.of("bytes"), admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
-    assertEquals(3, servers.values().stream().mapToInt(s -> s.opens().size()).sum(), "only the valid table opened");
+    assertEquals(List.of("bytes"), master.admin().call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+    assertEquals(3, master.servers().values().stream().mapToInt(s -> s.opens().size()).sum(), "only the valid table opened");
   }
 
   @Test
@@ -159,8 +143,8 @@ class TableMetadataTest {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = String.format("k%04d", i);
     }
-    admin.call(s -> s.createTable(MasterAdmin.simpleTable("wide", keys)));
-    for (FakeTabletServer server : servers.values()) {
+    master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("wide", keys)));
+    for (FakeTabletServer server : master.servers().values()) {
       assertEquals(List.of(100), server.openBatches(), "one OpenTablets request with all of " + server.id() + "'s tablets");
     }
   }
@@ -172,15 +156,15 @@ class TableMetadataTest {
       keys[i] = String.format("k%06d", i);
     }
     assertInvalid("a table has at most 4096 (master.table.max.tablets)", MasterAdmin.simpleTable("huge", keys));
-    assertEquals(List.of(), admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
-    assertEquals(0, servers.values().stream().mapToInt(s -> s.opens().size()).sum(), "nothing opened");
+    assertEquals(List.of(), master.admin().call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+    assertEquals(0, master.servers().values().stream().mapToInt(s -> s.opens().size()).sum(), "nothing opened");
   }
 
   @Test
   void addColumnGroupTakesTheNextIdAndReopensEveryTablet() {
-    admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "g", "p")));
-    TableMeta once = admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "x", "y"))));
-    TableMeta twice = admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("more", "z"))));
+    master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "g", "p")));
+    TableMeta once = master.admin().call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "x", "y"))));
+    TableMeta twice = master.admin().call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("more", "z"))));
 
     assertEquals(List.of(0, 1), once.getSpec().getColumnGroupsList().stream().map(ColumnGroupSpec::getId).toList());
     assertEquals(2, once.getNextColumnGroupId());
@@ -188,56 +172,56 @@ class TableMetadataTest {
     assertEquals(3, twice.getNextColumnGroupId());
     assertEquals(once.getSpec().getId(), twice.getSpec().getId());
     for (TabletLocation t : twice.getTabletsList()) {
-      List<OpenTabletRequest> opens = servers.get(t.getServerId()).opensOf("t", t.getTablet().getTabletId());
+      List<OpenTabletRequest> opens = master.servers().get(t.getServerId()).opensOf("t", t.getTablet().getTabletId());
       assertEquals(3, opens.size(), "create and two schema changes");
       assertEquals(twice.getSpec(), opens.get(2).getTable());
     }
 
     assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("again", "x")))));
+        () -> master.admin().call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("again", "x")))));
     assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "w")))));
-    assertEquals(twice, admin.call(s -> s.describeTable(MasterAdmin.table("t"))), "refused changes left no trace");
+        () -> master.admin().call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "w")))));
+    assertEquals(twice, master.admin().call(s -> s.describeTable(MasterAdmin.table("t"))), "refused changes left no trace");
   }
 
   @Test
   void dropTableRemovesItAndClosesItsTablets() {
-    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "k")));
-    admin.call(s -> s.createTable(MasterAdmin.simpleTable("other")));
-    admin.call(s -> s.dropTable(MasterAdmin.table("t")));
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "k")));
+    master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("other")));
+    master.admin().call(s -> s.dropTable(MasterAdmin.table("t")));
 
-    assertEquals(List.of("other"), admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
-    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.describeTable(MasterAdmin.table("t"))));
-    assertThrows(TableNotFoundException.class, () -> admin.call(s -> s.dropTable(MasterAdmin.table("t"))));
+    assertEquals(List.of("other"), master.admin().call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.describeTable(MasterAdmin.table("t"))));
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.dropTable(MasterAdmin.table("t"))));
     for (TabletLocation t : meta.getTabletsList()) {
-      assertTrue(servers.get(t.getServerId()).closes().stream()
+      assertTrue(master.servers().get(t.getServerId()).closes().stream()
           .anyMatch(c -> c.getTable().equals("t") && c.getTabletId() == t.getTablet().getTabletId()));
     }
     // The name is free again, and the new table gets a new id.
-    TableMeta again = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    TableMeta again = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
     assertTrue(again.getSpec().getId() > meta.getSpec().getId());
   }
 
   @Test
   void listTablesIsSorted() {
     for (String name : List.of("zeta", "alpha", "mid")) {
-      admin.call(s -> s.createTable(MasterAdmin.simpleTable(name)));
+      master.admin().call(s -> s.createTable(MasterAdmin.simpleTable(name)));
     }
     assertEquals(List.of("alpha", "mid", "zeta"),
-        admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
+        master.admin().call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
   }
 
   @Test
   void heartbeatReopensATabletTheServerDoesNotServe() {
-    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "b", "d", "f", "h", "j")));
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "b", "d", "f", "h", "j")));
     List<Integer> ofTs1 = meta.getTabletsList().stream().filter(t -> t.getServerId().equals("ts-1"))
         .map(t -> t.getTablet().getTabletId()).toList();
     assertEquals(2, ofTs1.size());
     int served = ofTs1.get(0);
     int missing = ofTs1.get(1);
-    FakeTabletServer ts1 = servers.get("ts-1");
+    FakeTabletServer ts1 = master.servers().get("ts-1");
 
-    admin.call(s -> s.heartbeat(heartbeat(ts1, ServerLoad.newBuilder().setTablets(1).build(),
+    master.admin().call(s -> s.heartbeat(heartbeat(ts1, ServerLoad.newBuilder().setTablets(1).build(),
         TabletRef.newBuilder().setTable("t").setTabletId(served).build())));
 
     Await.until("tablet " + missing + " re-opened on ts-1", () -> ts1.opensOf("t", missing).size() == 2);
@@ -246,22 +230,22 @@ class TableMetadataTest {
 
   @Test
   void aFailedOpenDoesNotFailTheCreateAndTheNextHeartbeatRetriesIt() {
-    FakeTabletServer ts2 = servers.get("ts-2");
+    FakeTabletServer ts2 = master.servers().get("ts-2");
     ts2.failOpens(true);
-    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "m", "t")));
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "m", "t")));
     int onTs2 = meta.getTabletsList().stream().filter(t -> t.getServerId().equals("ts-2"))
         .findFirst().orElseThrow().getTablet().getTabletId();
     assertEquals(1, ts2.opensOf("t", onTs2).size());
 
     ts2.failOpens(false);
-    admin.call(s -> s.heartbeat(heartbeat(ts2, ServerLoad.getDefaultInstance())));
+    master.admin().call(s -> s.heartbeat(heartbeat(ts2, ServerLoad.getDefaultInstance())));
     Await.until("open retried after the heartbeat", () -> ts2.opensOf("t", onTs2).size() == 2);
   }
 
   @Test
   void heartbeatClosesTabletsOfDroppedTables() {
-    FakeTabletServer ts3 = servers.get("ts-3");
-    admin.call(s -> s.heartbeat(heartbeat(ts3, ServerLoad.getDefaultInstance(),
+    FakeTabletServer ts3 = master.servers().get("ts-3");
+    master.admin().call(s -> s.heartbeat(heartbeat(ts3, ServerLoad.getDefaultInstance(),
         TabletRef.newBuilder().setTable("gone").setTabletId(4).build())));
     Await.until("tablet of a dropped table closed", () -> ts3.closes().stream()
         .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 4));
@@ -269,13 +253,13 @@ class TableMetadataTest {
 
   @Test
   void clusterStatusReportsLoadsAssignmentsAndServersThatAreNotLive() throws Exception {
-    TableMeta meta = admin.call(s -> s.createTable(MasterAdmin.simpleTable("t", "k", "s")));
-    FakeTabletServer ts1 = servers.get("ts-1");
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "k", "s")));
+    FakeTabletServer ts1 = master.servers().get("ts-1");
     ServerLoad load = ServerLoad.newBuilder().setTablets(1).setRequests(42).setRequestsPerSecond(1.5).build();
-    admin.call(s -> s.heartbeat(heartbeat(ts1, load, TabletRef.newBuilder().setTable("t").setTabletId(0).build())));
-    servers.get("ts-3").unregister();
+    master.admin().call(s -> s.heartbeat(heartbeat(ts1, load, TabletRef.newBuilder().setTable("t").setTabletId(0).build())));
+    master.servers().get("ts-3").unregister();
 
-    ClusterStatusResponse status = admin.call(s -> s.clusterStatus(ClusterStatusRequest.getDefaultInstance()));
+    ClusterStatusResponse status = master.admin().call(s -> s.clusterStatus(ClusterStatusRequest.getDefaultInstance()));
     assertEquals(1, status.getTables());
     assertEquals(1, status.getMastersCount());
     assertEquals(status.getMasters(0), status.getActiveMaster());
@@ -290,26 +274,26 @@ class TableMetadataTest {
     assertEquals(List.of("t/2"), byId.get("ts-3").getTabletsList());
 
     // Locations of tablets whose server is not live carry no address.
-    TableMeta now = admin.call(s -> s.getTabletLocations(MasterAdmin.table("t")));
+    TableMeta now = master.admin().call(s -> s.getTabletLocations(MasterAdmin.table("t")));
     assertEquals("", now.getTablets(2).getAddress());
     assertEquals(meta.getTablets(0).getAddress(), now.getTablets(0).getAddress());
   }
 
   @Test
   void createWithoutLiveServersFailsClearly() throws Exception {
-    for (FakeTabletServer s : servers.values()) {
+    for (FakeTabletServer s : master.servers().values()) {
       s.unregister();
     }
     LogBaseException e = assertThrows(LogBaseException.class,
-        () -> admin.call(s -> s.createTable(MasterAdmin.simpleTable("t"))));
+        () -> master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t"))));
     assertSame(LogBaseException.class, e.getClass());
     assertTrue(e.getMessage().contains("no tablet server is live"), e.getMessage());
-    assertTrue(admin.call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList().isEmpty());
+    assertTrue(master.admin().call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList().isEmpty());
   }
 
   private void assertInvalid(String messagePart, CreateTableRequest request) {
     InvalidRequestException e = assertThrows(InvalidRequestException.class,
-        () -> admin.call(s -> s.createTable(request)));
+        () -> master.admin().call(s -> s.createTable(request)));
     assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should mention '" + messagePart + "'");
   }
 

@@ -27,22 +27,13 @@ public final class GroupVersions {
    * after the compaction's watermark, which stay in the index).
    */
   public static VersionCursor compactable(GroupIndex g, RecordStore store, byte[] start, byte[] end, LongPredicate tail) {
-    List<VersionCursor> all = new ArrayList<>();
-    all.add(new IndexVersions(g.index().range(start, end), store, tail));
-    for (SortedSegment s : g.segments()) {
-      all.add(new SegmentVersions(s.reader().scan(start, end)));
-    }
-    return all.size() == 1 ? all.get(0) : new Merged(all);
+    return ranged(g, new IndexVersions(g.index().range(start, end), store, tail), start, end);
   }
 
   /** The versions of one row with timestamp at or below {@code asOf}, newest first. */
   static VersionCursor row(GroupIndex g, RecordStore store, byte[] key, long asOf) throws IOException {
-    VersionCursor index = new IndexVersions(g.index().versions(key, asOf), store, p -> false);
-    if (g.segments().isEmpty()) {
-      return index;
-    }
     List<VersionCursor> all = new ArrayList<>();
-    all.add(index);
+    all.add(new IndexVersions(g.index().versions(key, asOf), store, p -> false));
     byte[] after = Arrays.copyOf(key, key.length + 1); // the smallest key after key
     for (SortedSegment s : g.segments()) {
       if (s.reader().mightContain(key)) {
@@ -51,21 +42,27 @@ public final class GroupVersions {
         all.add(new SegmentVersions(it));
       }
     }
-    return all.size() == 1 ? index : new Merged(all);
+    return merged(all);
   }
 
   /** The versions of the rows in [start, end) (null: unbounded), in entry order. */
   static VersionCursor range(GroupIndex g, RecordStore store, byte[] start, byte[] end) {
-    VersionCursor index = new IndexVersions(g.index().range(start, end), store, p -> false);
-    if (g.segments().isEmpty()) {
-      return index;
-    }
+    return ranged(g, new IndexVersions(g.index().range(start, end), store, p -> false), start, end);
+  }
+
+  /** {@code index} merged with the group's segments over [start, end). */
+  private static VersionCursor ranged(GroupIndex g, VersionCursor index, byte[] start, byte[] end) {
     List<VersionCursor> all = new ArrayList<>();
     all.add(index);
     for (SortedSegment s : g.segments()) {
       all.add(new SegmentVersions(s.reader().scan(start, end)));
     }
-    return new Merged(all);
+    return merged(all);
+  }
+
+  /** One cursor alone as it is (the usual case without segments), several merged. */
+  private static VersionCursor merged(List<VersionCursor> all) {
+    return all.size() == 1 ? all.get(0) : new Merged(all);
   }
 
   /** Index entries; the record behind one is read from the log when its contents are asked for. */

@@ -26,7 +26,8 @@ public final class SortedSegments implements Closeable {
 
   private final FileSystem fs;
   private final BlockCache cache;
-  private final Map<Long, SortedSegment> open = new HashMap<>();
+  /** By the path manifests store (one file id per path). */
+  private final Map<String, SortedSegment> open = new HashMap<>();
 
   public SortedSegments(FileSystem fs, Config config) {
     this.fs = fs;
@@ -36,11 +37,11 @@ public final class SortedSegments implements Closeable {
 
   /** The segment a manifest names, opened (and its footer, index and filter checked) on first use. */
   public synchronized SortedSegment open(SortedRef ref) throws IOException {
-    SortedSegment s = open.get(ref.getFileId());
+    SortedSegment s = open.get(ref.getPath());
     if (s == null) {
       SortedSegmentReader r = SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache);
       s = new SortedSegment(ref.getFileId(), ref.getPath(), r);
-      open.put(ref.getFileId(), s);
+      open.put(ref.getPath(), s);
     }
     return s;
   }
@@ -52,14 +53,8 @@ public final class SortedSegments implements Closeable {
 
   /** Closes the reader of a segment about to be deleted, if one is open. */
   public synchronized void forget(String storedPath) throws IOException {
-    SortedSegment s = null;
-    for (SortedSegment x : open.values()) {
-      if (x.storedPath().equals(storedPath)) {
-        s = x;
-      }
-    }
+    SortedSegment s = open.remove(storedPath);
     if (s != null) {
-      open.remove(s.fileId());
       s.reader().close();
     }
   }

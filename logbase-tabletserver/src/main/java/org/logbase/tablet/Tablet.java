@@ -285,10 +285,9 @@ public final class Tablet {
    * that overlap its range count (to within a block at each end).
    */
   public long versions() {
-    long n = 0;
+    long n = unsortedVersions();
     for (GroupIndex g : groups) {
       if (g != null) {
-        n += g.index().size();
         for (SortedSegment seg : g.segments()) {
           n += entriesInRange(seg);
         }

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import org.logbase.common.Config;
 import org.logbase.log.Durability;
 import org.logbase.recovery.Checkpointer;
@@ -53,7 +54,7 @@ public final class CompactingChild {
       }
       System.out.println("COMPACTED");
       System.out.flush();
-      Thread.sleep(600_000); // the moment comes in the compaction: never reached, the test kills first
+      new CountDownLatch(1).await(); // the moment comes in the compaction: never reached, the test kills first
     }
   }
 

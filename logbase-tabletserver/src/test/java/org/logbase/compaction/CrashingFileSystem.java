@@ -3,6 +3,7 @@ package org.logbase.compaction;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
@@ -42,11 +43,13 @@ final class CrashingFileSystem extends FilterFileSystem {
     }
     System.out.println("AT " + m);
     System.out.flush();
+    // Nothing after this moment may happen: park until the test kills this process.
+    CountDownLatch never = new CountDownLatch(1);
     while (true) {
       try {
-        Thread.sleep(60_000); // until the test kills this process
+        never.await();
       } catch (InterruptedException e) {
-        // Keep waiting: the point is that nothing after this moment happens.
+        // Keep waiting.
       }
     }
   }
