@@ -28,9 +28,9 @@ import org.logbase.rpc.TableName;
 
 /**
  * Table management and cluster status, through the active master. Calls ride through master
- * failovers until {@code rpc.deadline.ms}. A create repeated after a failover finds the table it
- * made (it carries a request id); other calls repeated may find their own work done (a drop then
- * fails with {@link TableNotFoundException}). Thread-safe.
+ * failovers until {@code rpc.deadline.ms}. A create, move or split repeated after a failover finds
+ * the work it did, or finishes it (they carry request ids); other calls repeated may find their own
+ * work done (a drop then fails with {@link TableNotFoundException}). Thread-safe.
  */
 public final class Admin {
   private final MasterRpc master;
@@ -160,7 +160,9 @@ public final class Admin {
    * @param server the target server's id; null: the live server with the fewest tablets
    */
   public TabletMove moveTablet(String table, int tabletId, String server) {
-    MoveTabletRequest.Builder request = MoveTabletRequest.newBuilder().setTable(table).setTabletId(tabletId);
+    // One id for all attempts: a move sent again after a master failover finishes or finds its own.
+    MoveTabletRequest.Builder request = MoveTabletRequest.newBuilder().setTable(table).setTabletId(tabletId)
+        .setRequestId(UUID.randomUUID().toString());
     if (server != null) {
       request.setServerId(server);
     }
@@ -176,7 +178,8 @@ public final class Admin {
    * clients wait for them like for a move).
    */
   public TabletSplit splitTablet(String table, int tabletId, byte[] key) {
-    SplitRequest.Builder request = SplitRequest.newBuilder().setTable(table).setTabletId(tabletId);
+    SplitRequest.Builder request = SplitRequest.newBuilder().setTable(table).setTabletId(tabletId)
+        .setRequestId(UUID.randomUUID().toString());
     if (key != null) {
       request.setSplitKey(ByteString.copyFrom(key));
     }

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * dropped table that a server still serves is closed.
  *
  * <p>Tablets assigned to a server that is not live are {@link TabletFailover}'s: it moves them to
- * live servers. Both decide under the same lock, as do {@link TabletMoves}: a tablet being moved is
- * not opened again on the server that closed it.
+ * live servers. Both decide under the same lock, as do {@link TabletMoves}: a tablet being moved or
+ * split (its intent is in the assignment) is not opened again on the server that closed it.
  */
 final class AssignmentReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(AssignmentReconciler.class);
@@ -28,12 +28,9 @@ final class AssignmentReconciler {
   private final LiveServers liveServers;
   private final TabletCommands commands;
   private final TabletFailover failover;
-  private final TabletMoves moves;
 
-  AssignmentReconciler(TableStore tables, LiveServers liveServers, TabletCommands commands, TabletFailover failover,
-      TabletMoves moves) {
+  AssignmentReconciler(TableStore tables, LiveServers liveServers, TabletCommands commands, TabletFailover failover) {
     this.failover = failover;
-    this.moves = moves;
     this.tables = tables;
     this.liveServers = liveServers;
     this.commands = commands;
@@ -85,7 +82,7 @@ final class AssignmentReconciler {
         String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
         // A tablet being moved is closed on its server on purpose: not opened there again; one
         // being split is TabletSplits' (its server opens it, if need be, to split it).
-        if (t.getServerId().equals(serverId) && !served.contains(name) && !moves.isMoving(name) && !t.hasSplit()) {
+        if (t.getServerId().equals(serverId) && !served.contains(name) && !TableMetas.changing(t)) {
           missing.add(TabletCommands.Assignment.of(table.getSpec(), t));
         }
       }

@@ -64,6 +64,7 @@ final class Balancer {
 
   /** One pass; returns the number of tablets moved. */
   int pass() throws Exception {
+    moves.resumePending();
     splits.resumePending();
     splitGrown();
     int moved = 0;
@@ -77,7 +78,7 @@ final class Balancer {
           break; // switched off since the picture was taken (ClusterAdmin waits for this lock)
         }
         LOG.info("{} ({})", next, next.why());
-        moves.move(next.tablet().table(), next.tablet().tabletId(), next.to());
+        moves.move(next.tablet().table(), next.tablet().tabletId(), next.to(), "");
       }
       moved++;
     }
@@ -96,7 +97,7 @@ final class Balancer {
     ServerLoads.TabletStats s = stats.get(grown);
     LOG.info("splitting tablet {}: {}", grown, autoSplits.why(s));
     try {
-      TabletSplits.Split done = splits.split(grown.table(), grown.tabletId(), null);
+      TabletSplits.Split done = splits.split(grown.table(), grown.tabletId(), null, "");
       LOG.info("split tablet {} at the key of {} bytes into tablets {} and {} on {}", grown, done.key().length,
           done.leftId(), done.rightId(), done.server());
     } catch (InvalidRequestException e) {

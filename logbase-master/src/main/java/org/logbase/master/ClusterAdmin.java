@@ -44,14 +44,14 @@ final class ClusterAdmin {
     if (!r.getServerId().isEmpty()) {
       checkServerId(r.getServerId());
     }
-    TabletMoves.Moved m = moves.move(r.getTable(), r.getTabletId(), r.getServerId());
+    TabletMoves.Moved m = moves.move(r.getTable(), r.getTabletId(), r.getServerId(), r.getRequestId());
     return MoveTabletResponse.newBuilder().setFromServer(m.from()).setToServer(m.to())
         .setUnavailableMs(m.unavailableMs()).build();
   }
 
   SplitResponse split(SplitRequest r) throws Exception {
     TabletSplits.Split s = splits.split(r.getTable(), r.getTabletId(),
-        r.getSplitKey().isEmpty() ? null : r.getSplitKey().toByteArray());
+        r.getSplitKey().isEmpty() ? null : r.getSplitKey().toByteArray(), r.getRequestId());
     return SplitResponse.newBuilder().setLeftId(s.leftId()).setRightId(s.rightId())
         .setSplitKey(ByteString.copyFrom(s.key())).setServerId(s.server()).build();
   }

@@ -110,12 +110,12 @@ public final class MasterServer implements AutoCloseable {
     TabletMoves moves = new TabletMoves(tables, liveServers, draining, commands, failover.lock(), TABLET_COMMAND_DEADLINE);
     TabletSplits splits = new TabletSplits(tables, liveServers, commands, moves, failover.lock(), TABLET_COMMAND_DEADLINE,
         TableLimits.from(config));
-    reconciler = new AssignmentReconciler(tables, liveServers, commands, failover, moves);
+    reconciler = new AssignmentReconciler(tables, liveServers, commands, failover);
     oracle = new TimestampOracle(new TimestampBoundZnode(zk, paths), wallMillis, BoundPolicy.from(config));
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
         new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, draining, commands,
-            TableLimits.from(config), failover.lock(), moves),
+            TableLimits.from(config), failover.lock()),
         reconciler, loads,
         new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
         TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits),

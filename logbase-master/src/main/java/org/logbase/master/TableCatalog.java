@@ -38,16 +38,13 @@ final class TableCatalog {
   private final TabletCommands commands;
   private final TableLimits limits;
   private final Object assignmentLock;
-  private final TabletMoves moves;
 
   /**
    * @param assignmentLock the lock moves, failover and the reconciliation decide under
-   * @param moves tells which tablets are being moved (asked under {@code assignmentLock})
    */
   TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, DrainingServers draining,
-      TabletCommands commands, TableLimits limits, Object assignmentLock, TabletMoves moves) {
+      TabletCommands commands, TableLimits limits, Object assignmentLock) {
     this.assignmentLock = assignmentLock;
-    this.moves = moves;
     this.draining = draining;
     this.tables = tables;
     this.tableIds = tableIds;
@@ -192,7 +189,7 @@ final class TableCatalog {
       now = tables.get(table).meta();
       TableMeta.Builder reopen = now.toBuilder().clearTablets();
       for (TabletLocation t : now.getTabletsList()) {
-        if (!moves.isMoving(TableMetas.tabletName(table, t.getTablet().getTabletId()))) {
+        if (!TableMetas.changing(t)) {
           reopen.addTablets(t);
         }
       }

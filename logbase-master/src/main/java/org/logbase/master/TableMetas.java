@@ -45,4 +45,12 @@ final class TableMetas {
   static String tabletName(String table, int tabletId) {
     return table + "/" + tabletId;
   }
+
+  /**
+   * Whether a tablet is being moved or split: its server may have closed it on purpose, so nothing
+   * but {@link TabletMoves} or {@link TabletSplits} opens it.
+   */
+  static boolean changing(TabletLocation t) {
+    return t.hasMove() || t.hasSplit();
+  }
 }

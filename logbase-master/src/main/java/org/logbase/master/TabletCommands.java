@@ -99,8 +99,8 @@ final class TabletCommands {
     Map<String, List<Assignment>> byServer = new LinkedHashMap<>();
     for (TableMeta meta : metas) {
       for (TabletLocation t : meta.getTabletsList()) {
-        if (t.hasSplit()) {
-          continue; // a pending split is finished by TabletSplits, which opens the daughters
+        if (TableMetas.changing(t)) {
+          continue; // a pending move or split is finished by TabletMoves or TabletSplits, which open it
         }
         if (liveServers.containsKey(t.getServerId())) {
           byServer.computeIfAbsent(t.getServerId(), s -> new ArrayList<>()).add(Assignment.of(meta.getSpec(), t));

@@ -162,7 +162,8 @@ final class TabletFailover {
     for (TabletLocation.Builder t : b.getTabletsBuilderList()) {
       Move move = plan.get(new TabletName(name, t.getTablet().getTabletId()));
       if (move != null && move.from().equals(t.getServerId())) {
-        t.setServerId(move.to()).setAssignment(t.getAssignment() + 1);
+        // A move from the dead server ends here: the tablet goes where failover puts it.
+        t.setServerId(move.to()).setAssignment(t.getAssignment() + 1).clearMove();
       }
     }
     return b.build();

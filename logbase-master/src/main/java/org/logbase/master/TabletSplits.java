@@ -9,6 +9,7 @@ import org.logbase.common.Bytes;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
+import org.logbase.rpc.DoneRequest;
 import org.logbase.rpc.SplitIntent;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
@@ -65,9 +66,20 @@ final class TabletSplits {
    * Splits one tablet at {@code key} (null: about its middle) and returns once its daughters are
    * assigned and asked to open.
    */
-  Split split(String table, int tabletId, byte[] key) throws Exception {
+  Split split(String table, int tabletId, byte[] key, String requestId) throws Exception {
     synchronized (moves.serial()) {
-      TabletLocation t = TableMetas.tablet(tables.get(table).meta(), tabletId);
+      TableMeta meta = tables.get(table).meta();
+      Split done = requestId.isEmpty() ? null : doneBy(meta, requestId);
+      if (done != null) {
+        LOG.info("split of tablet {} asked again by request {}: done already, into {} and {}",
+            TableMetas.tabletName(table, tabletId), requestId, done.leftId(), done.rightId());
+        return done;
+      }
+      TabletLocation t = TableMetas.tablet(meta, tabletId);
+      if (t.hasMove()) {
+        throw new LogBaseException("tablet " + TableMetas.tabletName(table, tabletId) + " is being moved to "
+            + t.getMove().getToServer() + "; it can be split once it is there");
+      }
       if (key != null && key.length > limits.maxKeyBytes()) {
         throw new InvalidRequestException("split key has " + key.length + " bytes; a key has at most "
             + limits.maxKeyBytes() + " (" + TableLimits.MAX_KEY_BYTES + ")");
@@ -83,7 +95,7 @@ final class TabletSplits {
       }
       if (!t.hasSplit()) {
         synchronized (assignmentLock) {
-          TableMeta updated = tables.update(table, m -> withIntent(checkRoom(m, key), tabletId, key));
+          TableMeta updated = tables.update(table, m -> withIntent(checkRoom(m, key), tabletId, key, requestId));
           t = TableMetas.tablet(updated, tabletId);
         }
       }
@@ -143,7 +155,6 @@ final class TabletSplits {
     }
     SplitIntent intent = t.getSplit();
     TableMeta meta = tables.get(table).meta();
-    moves.mark(name, "splitting on " + server + " into " + intent.getLeftId() + " and " + intent.getRightId());
     byte[] at;
     TableMeta split;
     try {
@@ -165,8 +176,6 @@ final class TabletSplits {
         throw new InvalidRequestException("tablet " + name + " was not split: " + why);
       }
       throw e;
-    } finally {
-      moves.unmark(name);
     }
     List<TabletCommands.Assignment> open = split.getTabletsList().stream()
         .filter(x -> x.getTablet().getTabletId() == intent.getLeftId() || x.getTablet().getTabletId() == intent.getRightId())
@@ -222,12 +231,25 @@ final class TabletSplits {
     return Math.max(meta.getNextTabletId(), max + 1);
   }
 
-  private static TableMeta withIntent(TableMeta meta, int tabletId, byte[] key) {
+  /** The split that request {@code requestId} made, found by its daughters; null if none. */
+  private static Split doneBy(TableMeta meta, String requestId) {
+    List<TabletLocation> daughters = meta.getTabletsList().stream()
+        .filter(t -> t.getDone().getRequestId().equals(requestId)).toList();
+    if (daughters.size() != 2) {
+      return null; // not split by it (or, one daughter split again since: it is not this request's any more)
+    }
+    TabletLocation right = daughters.get(1);
+    return new Split(daughters.get(0).getTablet().getTabletId(), right.getTablet().getTabletId(),
+        right.getTablet().getStartKey().toByteArray(), right.getServerId());
+  }
+
+  private static TableMeta withIntent(TableMeta meta, int tabletId, byte[] key, String requestId) {
     TableMeta.Builder b = meta.toBuilder();
     int next = nextTabletId(meta);
     for (TabletLocation.Builder t : b.getTabletsBuilderList()) {
-      if (t.getTablet().getTabletId() == tabletId && !t.hasSplit()) {
-        SplitIntent.Builder intent = SplitIntent.newBuilder().setLeftId(next).setRightId(next + 1);
+      if (t.getTablet().getTabletId() == tabletId && !t.hasSplit() && !t.hasMove()) {
+        SplitIntent.Builder intent = SplitIntent.newBuilder().setLeftId(next).setRightId(next + 1)
+            .setRequestId(requestId);
         if (key != null) {
           intent.setKey(ByteString.copyFrom(key));
         }
@@ -244,11 +266,12 @@ final class TabletSplits {
     for (TabletLocation t : meta.getTabletsList()) {
       if (t.getTablet().getTabletId() == tabletId && t.getSplit().equals(intent)) {
         TabletSpec p = t.getTablet();
+        DoneRequest done = DoneRequest.newBuilder().setRequestId(intent.getRequestId()).build();
         // New tablets: their first assignment.
-        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setAssignment(1)
+        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setAssignment(1).setDone(done)
             .setTablet(TabletSpec.newBuilder().setTabletId(intent.getLeftId()).setStartKey(p.getStartKey())
                 .setEndKey(ByteString.copyFrom(at))));
-        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setAssignment(1)
+        b.addTablets(TabletLocation.newBuilder().setServerId(t.getServerId()).setAssignment(1).setDone(done)
             .setTablet(TabletSpec.newBuilder().setTabletId(intent.getRightId()).setStartKey(ByteString.copyFrom(at))
                 .setEndKey(p.getEndKey())));
       } else {

@@ -1,5 +1,6 @@
 package org.logbase.master;
 
+import com.google.protobuf.ByteString;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -8,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -23,12 +25,14 @@ import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletResponse;
 import org.logbase.rpc.OpenTabletsRequest;
 import org.logbase.rpc.OpenTabletsResponse;
+import org.logbase.rpc.SplitTabletRequest;
+import org.logbase.rpc.SplitTabletResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
 
 /**
  * A stand-in tablet server: a real gRPC TabletAdminService on a real port that records the
  * tablets it is asked to open (OpenTablets, and the older OpenTablet) and the CloseTablet calls it gets
- * (and can be told to fail the opens), answers CompactTablet with canned numbers after a pause (or
+ * (and can be told to fail the opens, and to hold or fail the closes), answers SplitTablet with the key, answers CompactTablet with canned numbers after a pause (or
  * fails it as a server whose disk is full would) and records how many ran at once, registered as live by an ephemeral znode under
  * {@link ZkPaths#servers()} like a real one.
  */
@@ -43,6 +47,10 @@ final class FakeTabletServer implements AutoCloseable {
   private final List<CompactTabletRequest> compactions = new CopyOnWriteArrayList<>();
   /** Compactions running now and the most at once (guarded by itself). */
   private final int[] compacting = new int[2];
+  private final List<SplitTabletRequest> splits = new CopyOnWriteArrayList<>();
+  /** CloseTablet calls wait for it (let go: answered at once). */
+  private volatile CountDownLatch closeGate = new CountDownLatch(0);
+  private volatile boolean failCloses;
   private volatile boolean failOpens;
   private volatile boolean failCompactions;
 
@@ -94,7 +102,26 @@ final class FakeTabletServer implements AutoCloseable {
           @Override
           public void closeTablet(CloseTabletRequest request, StreamObserver<CloseTabletResponse> out) {
             closes.add(request);
+            try {
+              if (!closeGate.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("fake: a held close was never let go");
+              }
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            if (failCloses) {
+              out.onError(Status.UNAVAILABLE.withDescription("fake: could not close").asRuntimeException());
+              return;
+            }
             out.onNext(CloseTabletResponse.getDefaultInstance());
+            out.onCompleted();
+          }
+
+          @Override
+          public void splitTablet(SplitTabletRequest request, StreamObserver<SplitTabletResponse> out) {
+            splits.add(request);
+            ByteString key = request.getSplitKey().isEmpty() ? ByteString.copyFromUtf8("m") : request.getSplitKey();
+            out.onNext(SplitTabletResponse.newBuilder().setSplitKey(key).build());
             out.onCompleted();
           }
         })
@@ -163,6 +190,25 @@ final class FakeTabletServer implements AutoCloseable {
     return opens.stream()
         .filter(o -> o.getTable().getName().equals(table) && o.getTablet().getTabletId() == tabletId)
         .toList();
+  }
+
+  /** SplitTablet calls received; each is answered with its key, or "m" when it has none. */
+  List<SplitTabletRequest> splits() {
+    return splits;
+  }
+
+  /** CloseTablet calls from now on are recorded and then wait until {@link #letClosesGo}. */
+  void holdCloses() {
+    closeGate = new CountDownLatch(1);
+  }
+
+  void letClosesGo() {
+    closeGate.countDown();
+  }
+
+  /** Whether CloseTablet calls fail (they are recorded either way). */
+  void failCloses(boolean fail) {
+    failCloses = fail;
   }
 
   /** Whether OpenTablet calls fail (they are recorded either way). */
