@@ -31,6 +31,7 @@ import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Threads;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.compaction.CompactionReport;
+import org.logbase.compaction.SnapshotsInUse;
 import org.logbase.compaction.TabletCompaction;
 import org.logbase.files.FileIds;
 import org.logbase.files.FileRegistry;
@@ -108,6 +109,8 @@ public final class StorageEngine implements Closeable {
   private final Replay recovery;
   private final RecordCache cache;
   private final TimestampSource clock;
+  /** Snapshots of scans in progress: compactions keep what they read (with the clients' held ones). */
+  private final SnapshotsInUse snapshotsInUse = new SnapshotsInUse();
   private final TabletLimits limits;
   private final Deque<RecoveryReport> openings = new ArrayDeque<>();
   private final SortedSegments segments;
@@ -648,7 +651,7 @@ public final class StorageEngine implements Closeable {
       IndexApplier.Watermark w = applier.watermark();
       LongPredicate tail = tailAfter(w.position());
       TabletCompaction.Written written = compaction.write(d, e.groups(), checkpoints.directory(d), tail,
-          clock.wallMillis(), clock.oldestHeldSnapshot());
+          clock.wallMillis(), SnapshotsInUse.older(clock.oldestHeldSnapshot(), snapshotsInUse.oldest()));
       boolean[] switched = {false};
       checkpointer.exclusive(() -> {
         if (registry.snapshot().get(id) != e) {
@@ -727,6 +730,11 @@ public final class StorageEngine implements Closeable {
 
   public TimestampSource clock() {
     return clock;
+  }
+
+  /** The snapshots reads on this server use now; a long read holds its own here while it runs. */
+  public SnapshotsInUse snapshotsInUse() {
+    return snapshotsInUse;
   }
 
   /** Whether the log still accepts writes. */

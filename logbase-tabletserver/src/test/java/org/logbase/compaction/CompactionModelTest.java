@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.common.Bytes.utf8;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.net.URI;
+import java.io.File;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,9 +17,17 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.logbase.common.Bytes;
 import org.logbase.common.Cell;
 import org.logbase.common.Config;
@@ -35,6 +43,7 @@ import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.testing.MiniHdfs;
 import org.logbase.txn.TxnManager;
 
 /**
@@ -42,7 +51,8 @@ import org.logbase.txn.TxnManager;
  * deletes, gets and scans at many snapshots, with compactions between the operations and while they
  * run, and restarts of the engine, on a clock the test moves. Group "p" keeps 3 versions, group "s"
  * has a time to live; the model applies the same retention, so every read must give the same answer
- * before and after any compaction and restart, and a read below the GC horizon must be refused.
+ * before and after any compaction and restart, and a read below the GC horizon must be refused. On
+ * the local file system and on a MiniDFSCluster.
  */
 class CompactionModelTest {
   static final TableSchema T = new TableSchema("t", 7, List.of(
@@ -52,7 +62,11 @@ class CompactionModelTest {
   static final TabletDescriptor WHOLE = new TabletDescriptor(T, 0, null, null);
   static final long RETENTION_MS = 5_000;
 
-  @TempDir Path dir;
+  static MiniHdfs hdfs;
+  @TempDir static File shared;
+  @TempDir File dir;
+  /** Where the engine keeps its files: {@link #dir}, or a directory of its own on the MiniDFSCluster. */
+  URI root;
   final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
 
   /** One version in the model: a group's columns as written, or a delete (null). */
@@ -62,15 +76,33 @@ class CompactionModelTest {
   final Map<String, List<V>> s = new TreeMap<>();
   long horizon;
 
-  EngineOptions options(long txnRetentionMs) {
-    return EngineOptions.of(dir.toUri(), Config.of(Map.of(TabletCompaction.RETENTION_MS, Long.toString(RETENTION_MS),
-        TabletCompaction.TXN_RETENTION_MS, Long.toString(txnRetentionMs))), List.of())
-        .withClock(new HybridClock(wall::get));
+  @BeforeAll
+  static void startHdfs() throws Exception {
+    hdfs = new MiniHdfs(new File(shared, "hdfs"));
   }
 
-  @ParameterizedTest
-  @ValueSource(longs = {0, 24 * 3600 * 1000})
-  void readsAgreeWithTheModelBeforeAndAfterCompactionsAndRestarts(long txnRetentionMs) throws Exception {
+  @AfterAll
+  static void stopHdfs() {
+    hdfs.close();
+  }
+
+  EngineOptions options(long txnRetentionMs) {
+    EngineOptions o = EngineOptions.of(root, Config.of(Map.of(TabletCompaction.RETENTION_MS,
+        Long.toString(RETENTION_MS), TabletCompaction.TXN_RETENTION_MS, Long.toString(txnRetentionMs))), List.of())
+        .withClock(new HybridClock(wall::get));
+    return root.getScheme().equals("hdfs") ? o.withHadoop(hdfs.conf()) : o;
+  }
+
+  /** The file system and the transaction retention: 0 drops undecided records at once. */
+  static Stream<Arguments> cases() {
+    return Stream.of(Arguments.of("local", 0L), Arguments.of("local", 24 * 3600 * 1000L),
+        Arguments.of("hdfs", 24 * 3600 * 1000L));
+  }
+
+  @ParameterizedTest(name = "{0}, transaction retention {1} ms")
+  @MethodSource("cases")
+  void readsAgreeWithTheModelBeforeAndAfterCompactionsAndRestarts(String fs, long txnRetentionMs) throws Exception {
+    root = fs.equals("hdfs") ? hdfs.uri("/model-" + System.nanoTime()) : dir.toURI();
     long seed = System.nanoTime();
     Random random = new Random(seed);
     String why = "seed " + seed;
@@ -104,15 +136,25 @@ class CompactionModelTest {
         horizon = Math.max(horizon, last.horizon());
         check(e, snapshots, random, why + " after the last compaction of round " + round + ": " + last);
         bytesBefore = last.bytesOut();
-        long segments;
-        try (Stream<Path> files = Files.walk(dir)) {
-          segments = files.filter(f -> f.getFileName().toString().startsWith("sorted-")).count();
-        }
+        long segments = sortedSegments();
         // Two groups, a segment each in the newest checkpoint and in the one kept as a fallback.
         assertTrue(segments <= 4, why + ": " + segments + " sorted segments left after " + (round + 1) * 5 + " compactions");
       }
     }
     assertTrue(bytesBefore > 0, "something was compacted");
+  }
+
+  /** The sorted segment files under the engine's root, on whichever file system it is. */
+  private long sortedSegments() throws Exception {
+    FileSystem fs = FileSystem.get(root, root.getScheme().equals("hdfs") ? hdfs.conf() : new Configuration());
+    long n = 0;
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(new Path(root), true);
+    while (files.hasNext()) {
+      if (files.next().getPath().getName().startsWith("sorted-")) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private void write(TxnManager txns, Tablet t, Random random) throws Exception {

@@ -15,6 +15,7 @@ import org.logbase.common.ServerStoppingException;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.compaction.CompactionReport;
+import org.logbase.compaction.SnapshotsInUse;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableSpec;
 import org.logbase.rpc.TabletLoad;
@@ -155,6 +156,11 @@ final class ServedTablets implements AutoCloseable {
     if (t != null) {
       engine.closeTablet(t.descriptor().id());
     }
+  }
+
+  /** Holds a snapshot a long read uses, so that compactions keep what it reads, until the hold is closed. */
+  SnapshotsInUse.Hold holdSnapshot(long snapshot) {
+    return engine.snapshotsInUse().hold(snapshot);
   }
 
   /** The tablets served now. */

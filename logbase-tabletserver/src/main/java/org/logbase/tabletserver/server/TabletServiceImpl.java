@@ -218,7 +218,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         rows = new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
             req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
       }
-      pump = new ScanPump(call, rows, calls);
+      pump = new ScanPump(call, rows, calls, tablets.holdSnapshot(asOf));
     } catch (RuntimeException e) {
       Calls.fail(out, e);
       return;

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.ScanSpec;
+import org.logbase.client.Scanner;
 import org.logbase.client.TableDefinition;
 import org.logbase.client.TabletCompaction;
 import org.logbase.client.Transaction;
@@ -129,6 +131,49 @@ class CompactionServerTest {
       Await.until(Duration.ofSeconds(30), "the horizon moves on once the snapshot is released",
           () -> compact(a).horizon() > held.startTimestamp());
       assertArrayEquals(bytes("v3"), a.table("h").get(key).value("v"));
+    }
+  }
+
+  @Test
+  void aScanInProgressHoldsItsSnapshotOnItsServerThroughACompaction() throws Exception {
+    start(Config.empty());
+    int rows = 2000;
+    byte[] big = new byte[8 * 1024];
+    try (LogBaseClient c = LogBaseClient.connect(zk.getConnectString())) {
+      c.admin().createTable(TableDefinition.builder("h").columnGroup("g", "v", "pad").build());
+      for (int i = 0; i < rows; i++) {
+        c.table("h").put(bytes(String.format("r%04d", i)), Map.of("v", bytes("old"), "pad", big));
+      }
+      Await.until(Duration.ofSeconds(30), "compactions with a horizon", () -> compact(c).horizon() > 1);
+
+      // Small batches, read slowly: most of the scan is still on the server while the rows change.
+      int read = 0;
+      try (Scanner scan = c.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
+        for (int i = 0; i < 10; i++) {
+          assertArrayEquals(bytes("old"), scan.next().value("v"));
+          read++;
+        }
+        long scanWall = System.currentTimeMillis();
+        for (int i = 0; i < rows; i++) {
+          c.table("h").put(bytes(String.format("r%04d", i)), Map.of("v", bytes("new")));
+        }
+        Await.until(Duration.ofSeconds(30), "the retention window passed the scan's snapshot",
+            () -> System.currentTimeMillis() > scanWall + RETENTION_MS + 500);
+        TabletCompaction during = compact(c);
+        assertTrue(HybridTimestamp.wallMillis(during.horizon()) <= scanWall,
+            "the horizon stops at the scan's snapshot: " + during);
+        while (scan.hasNext()) {
+          Row r = scan.next();
+          assertArrayEquals(bytes("old"), r.value("v"), "row " + read + " as of the scan's snapshot");
+          read++;
+        }
+      }
+      assertEquals(rows, read);
+      // Ended: the next compaction's horizon trails the clock again, past the overwrites.
+      long overwritten = System.currentTimeMillis();
+      Await.until(Duration.ofSeconds(30), "the horizon moves on once the scan has ended",
+          () -> HybridTimestamp.wallMillis(compact(c).horizon()) > overwritten);
+      assertArrayEquals(bytes("new"), c.table("h").get(bytes("r0000")).value("v"));
     }
   }
 
