@@ -18,6 +18,7 @@ import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.CompactTableRequest;
 import org.logbase.rpc.CreateTableRequest;
 import org.logbase.rpc.DecommissionRequest;
+import org.logbase.rpc.DropTableRequest;
 import org.logbase.rpc.ListTablesRequest;
 import org.logbase.rpc.MasterServiceGrpc.MasterServiceBlockingStub;
 import org.logbase.rpc.MoveTabletRequest;
@@ -28,9 +29,9 @@ import org.logbase.rpc.TableName;
 
 /**
  * Table management and cluster status, through the active master. Calls ride through master
- * failovers until {@code rpc.deadline.ms}. A create, move or split repeated after a failover finds
- * the work it did, or finishes it (they carry request ids); other calls repeated may find their own
- * work done (a drop then fails with {@link TableNotFoundException}). Thread-safe.
+ * failovers until {@code rpc.deadline.ms}. A create, drop, move or split repeated after a failover
+ * finds the work it did, or finishes it (they carry request ids); the other calls give the same
+ * answer when repeated. Thread-safe.
  */
 public final class Admin {
   private final MasterRpc master;
@@ -99,7 +100,10 @@ public final class Admin {
 
   /** Drops a table and its data. */
   public void dropTable(String table) {
-    call("drop table '" + Echo.of(table) + "'", stub -> stub.dropTable(name(table)));
+    // One id for all attempts: a drop sent again after a master failover finds it was done.
+    DropTableRequest request = DropTableRequest.newBuilder().setName(table).setRequestId(UUID.randomUUID().toString())
+        .build();
+    call("drop table '" + Echo.of(table) + "'", stub -> stub.dropTable(request));
     locations.forget(table);
   }
 

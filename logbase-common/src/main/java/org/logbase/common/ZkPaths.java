@@ -89,6 +89,18 @@ public final class ZkPaths {
     return root + "/master-epoch";
   }
 
+  /**
+   * Drops done: a persistent child per drop request id (its data: the table's name), written with
+   * the drop, so that a drop sent again after a master failover finds it was done.
+   */
+  public String drops() {
+    return root + "/drops";
+  }
+
+  public String drop(String requestId) {
+    return drops() + "/" + requestId;
+  }
+
   /** Whether the master's balancer runs: "on" or "off" (absent: on). */
   public String balancer() {
     return root + "/balancer";

@@ -1,6 +1,7 @@
 package org.logbase.master;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -68,20 +69,23 @@ final class MasterEpoch {
   }
 
   /**
-   * Runs {@code op} in one ZooKeeper transaction with a check that no other master became active
+   * Runs {@code ops} in one ZooKeeper transaction with a check that no other master became active
    * since this one did.
    *
    * @throws NotActiveMasterException if one did
    * @throws KeeperException the failure of {@code op} itself (a version that moved, a missing node)
    */
-  void commit(CuratorOp op) throws Exception {
+  void commit(CuratorOp... ops) throws Exception {
     int mine = epoch;
     if (mine < 0 || !active) {
       throw new NotActiveMasterException("this master is not active: it changes no metadata");
     }
     CuratorOp check = zk.transactionOp().check().withVersion(mine).forPath(path);
     try {
-      zk.transaction().forOperations(List.of(check, op));
+      List<CuratorOp> all = new ArrayList<>();
+      all.add(check);
+      all.addAll(List.of(ops));
+      zk.transaction().forOperations(all);
     } catch (KeeperException e) {
       List<OpResult> results = e.getResults();
       if (results != null && !results.isEmpty() && results.get(0) instanceof OpResult.ErrorResult err

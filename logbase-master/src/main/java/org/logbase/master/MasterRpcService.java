@@ -22,6 +22,7 @@ import org.logbase.rpc.CompactTableResponse;
 import org.logbase.rpc.CreateTableRequest;
 import org.logbase.rpc.DecommissionRequest;
 import org.logbase.rpc.DecommissionResponse;
+import org.logbase.rpc.DropTableRequest;
 import org.logbase.rpc.DropTableResponse;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.rpc.HeartbeatResponse;
@@ -90,9 +91,9 @@ final class MasterRpcService extends MasterServiceGrpc.MasterServiceImplBase {
   }
 
   @Override
-  public void dropTable(TableName request, StreamObserver<DropTableResponse> out) {
+  public void dropTable(DropTableRequest request, StreamObserver<DropTableResponse> out) {
     whenActive(out, () -> {
-      catalog.drop(request.getName(), waitForServers());
+      catalog.drop(request.getName(), request.getRequestId(), waitForServers());
       return DropTableResponse.getDefaultInstance();
     });
   }

@@ -115,7 +115,7 @@ public final class MasterServer implements AutoCloseable {
     election = new MasterElection(zk, paths, new RoleChanges());
     rpc = new MasterRpcService(election,
         new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, draining, commands,
-            TableLimits.from(config), failover.lock()),
+            TableLimits.from(config), failover.lock(), new DoneDrops(zk, paths)),
         reconciler, loads,
         new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
         TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits),
@@ -188,6 +188,7 @@ public final class MasterServer implements AutoCloseable {
     GrpcServerLogging.install();
     createIfAbsent(paths.tables());
     createIfAbsent(paths.servers());
+    createIfAbsent(paths.drops());
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(maxMessageBytes)
         .callExecutor(new ServerCallExecutorSupplier() {

@@ -38,13 +38,15 @@ final class TableCatalog {
   private final TabletCommands commands;
   private final TableLimits limits;
   private final Object assignmentLock;
+  private final DoneDrops drops;
 
   /**
    * @param assignmentLock the lock moves, failover and the reconciliation decide under
    */
   TableCatalog(TableStore tables, TableIdCounter tableIds, LiveServers liveServers, DrainingServers draining,
-      TabletCommands commands, TableLimits limits, Object assignmentLock) {
+      TabletCommands commands, TableLimits limits, Object assignmentLock, DoneDrops drops) {
     this.assignmentLock = assignmentLock;
+    this.drops = drops;
     this.draining = draining;
     this.tables = tables;
     this.tableIds = tableIds;
@@ -124,10 +126,19 @@ final class TableCatalog {
     }
   }
 
-  /** Deletes a table's metadata, then asks its servers to close its tablets (best effort). */
-  void drop(String name, Duration waitForServers) throws Exception {
-    TableMeta dropped = tables.delete(name);
+  /**
+   * Deletes a table's metadata, then asks its servers to close its tablets (best effort). A drop
+   * whose request id dropped a table already is answered as done and drops nothing.
+   */
+  void drop(String name, String requestId, Duration waitForServers) throws Exception {
+    DoneDrops.check(requestId);
+    if (drops.done(requestId)) {
+      LOG.info("drop of table '{}' asked again by request {}: done already", name, requestId);
+      return;
+    }
+    TableMeta dropped = tables.delete(name, requestId);
     LOG.info("dropped table '{}' (id {})", name, dropped.getSpec().getId());
+    drops.prune();
     TabletCommands.awaitQuietly(commands.closeAll(dropped, liveServers.read()), waitForServers);
   }
 

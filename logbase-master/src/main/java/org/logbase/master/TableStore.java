@@ -1,12 +1,14 @@
 package org.logbase.master;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -120,13 +122,22 @@ final class TableStore {
     }
   }
 
-  /** Deletes the table and returns its last metadata; {@link TableNotFoundException} when absent. */
-  TableMeta delete(String name) throws Exception {
+  /**
+   * Deletes the table and returns its last metadata; {@link TableNotFoundException} when absent.
+   * With a request id, the drop is recorded under {@link ZkPaths#drops} in the same transaction.
+   */
+  TableMeta delete(String name, String requestId) throws Exception {
     while (true) {
       Versioned current = get(name);
       try {
         // Versioned, so that the metadata returned (whose tablets get closed) is what was deleted.
-        epoch.commit(zk.transactionOp().delete().withVersion(current.version()).forPath(pathOf(name)));
+        CuratorOp delete = zk.transactionOp().delete().withVersion(current.version()).forPath(pathOf(name));
+        if (requestId.isEmpty()) {
+          epoch.commit(delete);
+        } else {
+          epoch.commit(delete, zk.transactionOp().create().forPath(paths.drop(requestId),
+              name.getBytes(StandardCharsets.UTF_8)));
+        }
         return current.meta();
       } catch (KeeperException.BadVersionException raced) {
         // Changed meanwhile: delete the newer version.

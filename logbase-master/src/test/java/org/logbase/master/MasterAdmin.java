@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.ColumnGroupSpec;
 import org.logbase.rpc.CreateTableRequest;
+import org.logbase.rpc.DropTableRequest;
 import org.logbase.rpc.MasterServiceGrpc;
 import org.logbase.rpc.MasterServiceGrpc.MasterServiceBlockingStub;
 import org.logbase.rpc.TableName;
@@ -36,6 +37,15 @@ final class MasterAdmin implements AutoCloseable {
     } catch (StatusRuntimeException e) {
       throw RpcErrors.fromStatus(e, "master call");
     }
+  }
+
+  /** A drop with no request id (as older clients send). */
+  static DropTableRequest drop(String name) {
+    return drop(name, "");
+  }
+
+  static DropTableRequest drop(String name, String requestId) {
+    return DropTableRequest.newBuilder().setName(name).setRequestId(requestId).build();
   }
 
   static TableName table(String name) {

@@ -64,7 +64,8 @@ class MasterEpochTest {
         () -> oldStore.update("t", m -> moveTo(m, "ts2")));
     assertTrue(refused.getMessage().contains("deposed"), refused.getMessage());
     assertThrows(NotActiveMasterException.class, () -> oldStore.create(meta("u", "ts1")));
-    assertThrows(NotActiveMasterException.class, () -> oldStore.delete("t"));
+    assertThrows(NotActiveMasterException.class, () -> oldStore.delete("t", ""));
+    assertThrows(NotActiveMasterException.class, () -> oldStore.delete("t", "a-drop"));
     assertEquals("ts1", owner(newStore.get("t").meta()), "nothing the old master tried was written");
 
     newStore.update("t", m -> moveTo(m, "ts3"));

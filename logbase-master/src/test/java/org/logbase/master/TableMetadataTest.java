@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import java.util.List;
+import java.util.UUID;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -99,7 +100,7 @@ class TableMetadataTest {
     assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.describeTable(MasterAdmin.table("nope"))));
     assertThrows(TableNotFoundException.class,
         () -> master.admin().call(s -> s.getTabletLocations(MasterAdmin.table("nope"))));
-    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.dropTable(MasterAdmin.table("nope"))));
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.dropTable(MasterAdmin.drop("nope"))));
     assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.addColumnGroup(
         AddColumnGroupRequest.newBuilder().setTable("nope").setColumnGroup(MasterAdmin.group("g", "x")).build())));
     assertThrows(InvalidRequestException.class, () -> master.admin().call(s -> s.describeTable(MasterAdmin.table(""))));
@@ -188,11 +189,11 @@ class TableMetadataTest {
   void dropTableRemovesItAndClosesItsTablets() {
     TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "k")));
     master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("other")));
-    master.admin().call(s -> s.dropTable(MasterAdmin.table("t")));
+    master.admin().call(s -> s.dropTable(MasterAdmin.drop("t")));
 
     assertEquals(List.of("other"), master.admin().call(s -> s.listTables(ListTablesRequest.getDefaultInstance())).getNamesList());
     assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.describeTable(MasterAdmin.table("t"))));
-    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.dropTable(MasterAdmin.table("t"))));
+    assertThrows(TableNotFoundException.class, () -> master.admin().call(s -> s.dropTable(MasterAdmin.drop("t"))));
     for (TabletLocation t : meta.getTabletsList()) {
       assertTrue(master.servers().get(t.getServerId()).closes().stream()
           .anyMatch(c -> c.getTable().equals("t") && c.getTabletId() == t.getTablet().getTabletId()));
@@ -200,6 +201,23 @@ class TableMetadataTest {
     // The name is free again, and the new table gets a new id.
     TableMeta again = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
     assertTrue(again.getSpec().getId() > meta.getSpec().getId());
+  }
+
+  @Test
+  void aDropSentAgainWithItsRequestIdIsAnsweredAsDoneAndDropsNothingMore() {
+    master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    String requestId = UUID.randomUUID().toString();
+    master.admin().call(s -> s.dropTable(MasterAdmin.drop("t", requestId)));
+    // Created again by someone else before the retry arrives: the retry must not drop it.
+    TableMeta again = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    master.admin().call(s -> s.dropTable(MasterAdmin.drop("t", requestId)));
+    assertEquals(again, master.admin().call(s -> s.describeTable(MasterAdmin.table("t"))));
+    // Another request (or none) drops it; after that, one without a record finds nothing.
+    master.admin().call(s -> s.dropTable(MasterAdmin.drop("t", UUID.randomUUID().toString())));
+    assertThrows(TableNotFoundException.class,
+        () -> master.admin().call(s -> s.dropTable(MasterAdmin.drop("t", UUID.randomUUID().toString()))));
+    assertThrows(InvalidRequestException.class,
+        () -> master.admin().call(s -> s.dropTable(MasterAdmin.drop("t", "../../tables/other"))));
   }
 
   @Test

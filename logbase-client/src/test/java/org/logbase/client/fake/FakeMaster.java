@@ -20,6 +20,7 @@ import org.logbase.rpc.CompactTableRequest;
 import org.logbase.rpc.CompactTableResponse;
 import org.logbase.rpc.CompactionStats;
 import org.logbase.rpc.CreateTableRequest;
+import org.logbase.rpc.DropTableRequest;
 import org.logbase.rpc.DropTableResponse;
 import org.logbase.rpc.ListTablesRequest;
 import org.logbase.rpc.ListTablesResponse;
@@ -127,7 +128,7 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   }
 
   @Override
-  public void dropTable(TableName request, StreamObserver<DropTableResponse> observer) {
+  public void dropTable(DropTableRequest request, StreamObserver<DropTableResponse> observer) {
     answer(observer, () -> {
       meta.drop(request.getName());
       return DropTableResponse.getDefaultInstance();
