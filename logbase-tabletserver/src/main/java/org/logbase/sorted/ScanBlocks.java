@@ -8,10 +8,11 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * block to the cache: a scan reads each block once, and would push out the blocks gets read again
  * (HBase's {@code cacheBlocks=false}). Of the rest, the first {@link #POSITIONED_BLOCKS} are read
  * with positioned reads of the reader's shared stream, as a get reads them, so a short scan opens
- * nothing; after that the scan opens a stream of its own and reads the blocks through it in file
- * order: one sequential read, which HDFS serves from one connection to the DataNode instead of a
- * new request per positioned read. Each block is checked as every block read is ({@link
- * SegmentReaderV1#check}). {@link #close} closes the stream; a read after it opens another.
+ * nothing; after that the scan takes a stream of its own ({@link ScanStreams}) and reads the
+ * blocks through it in file order: one sequential read, which HDFS serves from one connection to
+ * the DataNode instead of a new request per positioned read. Each block is checked as every block
+ * read is ({@link SegmentReaderV1#check}). {@link #close} gives the stream back; a read after it
+ * takes one again.
  */
 final class ScanBlocks implements BlockSource {
   /** Blocks a scan reads with positioned reads before it opens a stream. */
@@ -36,7 +37,7 @@ final class ScanBlocks implements BlockSource {
       return reader.read(i);
     }
     if (stream == null) {
-      stream = reader.file().openStream();
+      stream = reader.streams().take();
     }
     BlockInfo info = reader.index().get(i);
     String what = SegmentReaderV1.name(i, info);
@@ -48,7 +49,7 @@ final class ScanBlocks implements BlockSource {
     FSDataInputStream s = stream;
     stream = null;
     if (s != null) {
-      s.close();
+      reader.streams().give(s);
     }
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Closeables;
 
 /**
  * Reads a format version 1 segment. Opening checks the footer, header, Bloom filter and block index
@@ -17,6 +18,7 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   private final BloomFilter filter;
   private final BlockIndex index;
   private final BlockCache cache;
+  private final ScanStreams streams;
 
   private SegmentReaderV1(PositionedFile file, SegmentStats stats, BloomFilter filter, BlockIndex index,
       BlockCache cache) {
@@ -25,6 +27,7 @@ final class SegmentReaderV1 implements SortedSegmentReader {
     this.filter = filter;
     this.index = index;
     this.cache = cache;
+    this.streams = new ScanStreams(file);
   }
 
   static SegmentReaderV1 open(PositionedFile file, BlockCache cache) throws IOException {
@@ -146,6 +149,10 @@ final class SegmentReaderV1 implements SortedSegmentReader {
     return file;
   }
 
+  ScanStreams streams() {
+    return streams;
+  }
+
   /** Block {@code i}, from the cache or read (positioned), checked and cached. */
   DataBlock block(int i) throws IOException {
     BlockCache.Key key = key(i);
@@ -195,8 +202,9 @@ final class SegmentReaderV1 implements SortedSegmentReader {
     return "data block " + i + " (" + info.compression() + ")";
   }
 
+  /** Closes the file and the scans' idle streams (a stream a scan gives back later is closed then). */
   @Override
   public void close() throws IOException {
-    file.close();
+    Closeables.closeAll(List.of(streams, file));
   }
 }

@@ -13,9 +13,10 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>Point reads ({@link #get}, {@link #row}) read a block with a positioned read and keep it in the
  * block cache. Scans ({@link #scan}) read their blocks in file order through a stream of their own
- * after the first few, take blocks the cache holds but add none; a scan's stream is closed when it
- * is read to the end of its range or closed, whichever comes first, so a caller that may stop
- * early closes it.
+ * after the first few, and take blocks the cache holds but add none. A scan gives its stream back
+ * to the reader (which keeps a few idle ones, without their DataNode connections, for the next
+ * scans) when it is read to the end of its range or closed, whichever comes first, so a caller
+ * that may stop early closes it. Closing the reader closes every stream it holds.
  */
 public interface SortedSegmentReader extends Closeable {
 

@@ -19,9 +19,10 @@ import org.logbase.common.Bytes;
 
 /**
  * Scans read a segment's blocks through a stream of their own, in file order, after the first
- * {@link ScanBlocks#POSITIONED_BLOCKS} positioned reads; they close it when they reach their end or
- * are closed; point reads open no stream; scans take cached blocks but add none; damage met by the
- * stream is reported as any other.
+ * {@link ScanBlocks#POSITIONED_BLOCKS} positioned reads; they give it back to the reader, released
+ * (unbuffered), when they reach their end or are closed, and the next scan reuses it; closing the
+ * reader closes every stream; point reads open no stream; scans take cached blocks but add none;
+ * damage met by the stream is reported as any other.
  */
 class SortedSegmentScanTest extends LocalFsTest {
   StreamCountingFileSystem counting;
@@ -40,7 +41,8 @@ class SortedSegmentScanTest extends LocalFsTest {
 
   @Test
   void aScanAcrossManyBlocksReadsThemInOneStreamAndEqualsGetByGet() throws IOException {
-    try (SortedSegmentReader r = SortedFormats.open(counting, file, BlockCache.none())) {
+    SortedSegmentReader r = SortedFormats.open(counting, file, BlockCache.none());
+    try {
       List<BlockInfo> blocks = r.blocks();
       assertTrue(blocks.size() > 20, "many blocks: " + blocks.size());
       long positioned = counting.positionedReads();
@@ -54,7 +56,7 @@ class SortedSegmentScanTest extends LocalFsTest {
           "positioned reads of the first blocks only");
       long streamed = blocks.stream().skip(ScanBlocks.POSITIONED_BLOCKS).mapToLong(BlockInfo::storedLength).sum();
       assertEquals(streamed, counting.sequentialBytes(), "the other blocks read once each through the stream");
-      assertEquals(1, counting.open(), "the scan's stream closed at its end");
+      assertEquals(0, counting.holding(), "the scan gave its stream back, released, at its end");
 
       List<SortedEntry> gotOneByOne = new ArrayList<>();
       for (SortedEntry e : all) {
@@ -69,7 +71,14 @@ class SortedSegmentScanTest extends LocalFsTest {
       }
       assertEquals(2, counting.opened(), "point reads open no stream");
       assertEquals(streamed, counting.sequentialBytes());
+
+      assertEquals(all, drain(r.scan()));
+      assertEquals(2, counting.opened(), "the next scan reuses the stream");
+      assertEquals(2 * streamed, counting.sequentialBytes());
+    } finally {
+      r.close();
     }
+    assertEquals(0, counting.open(), "closing the reader closed the scans' stream");
   }
 
   @Test
@@ -81,9 +90,13 @@ class SortedSegmentScanTest extends LocalFsTest {
         for (int i = 0; i < inFirstFive; i++) {
           assertEquals(all.get(i), it.next());
         }
-        assertEquals(2, counting.open(), "the scan's stream is open while it reads");
+        assertEquals(1, counting.holding(), "the scan's stream reads");
       }
-      assertEquals(1, counting.open(), "closing the scan closed its stream");
+      assertEquals(0, counting.holding(), "closing the scan released its stream");
+      try (EntryIterator it = r.scan()) {
+        assertEquals(all, drain(it));
+      }
+      assertEquals(2, counting.opened(), "the next scan took the stream given back");
 
       // A range inside block 5: rows that start and end there.
       int first = blocks.stream().limit(5).mapToInt(BlockInfo::entryCount).sum();
@@ -153,7 +166,8 @@ class SortedSegmentScanTest extends LocalFsTest {
         it.seek(all.get(after).rowKey(), all.get(after).timestamp());
         assertEquals(all.subList(after, all.size()), drain(it), "a seek moves past the damage");
       }
-      assertEquals(1, counting.open(), "the scan's stream is closed");
+      assertEquals(0, counting.holding(), "the scan's stream is released");
     }
+    assertEquals(0, counting.open(), "and closed with the reader");
   }
 }

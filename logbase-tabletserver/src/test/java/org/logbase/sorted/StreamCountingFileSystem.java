@@ -3,16 +3,20 @@ package org.logbase.sorted;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
  * A file system (wrapping a real one) that counts what is done with the input streams of files whose
- * name ends with a suffix: streams opened and still open, positioned reads, and bytes read
- * sequentially (through the stream's position). Lives with the tests: the product counts nothing.
+ * name ends with a suffix: streams opened and still open, positioned reads, bytes read sequentially
+ * (through the stream's position), and streams that read sequentially and were neither unbuffered
+ * nor closed since (on HDFS: that still hold a connection to a DataNode). Lives with the tests: the
+ * product counts nothing.
  */
 public final class StreamCountingFileSystem extends FilterFileSystem {
   private final String suffix;
@@ -41,9 +45,9 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
     return streams.size();
   }
 
-  /** Streams open now that have read sequentially (a reader's shared stream reads positioned only). */
-  public synchronized int openSequential() {
-    return (int) streams.stream().filter(c -> !c.closed && c.sequentialBytes > 0).count();
+  /** Open streams that read sequentially and were not unbuffered since. */
+  public synchronized int holding() {
+    return (int) streams.stream().filter(c -> !c.closed && c.holding).count();
   }
 
   /** Streams open now. */
@@ -60,10 +64,11 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
   }
 
   /** One counted stream. */
-  private final class Counted extends FSInputStream {
+  private final class Counted extends FSInputStream implements CanUnbuffer, StreamCapabilities {
     private final FSDataInputStream in;
     private long positionedReads;
     private long sequentialBytes;
+    private boolean holding;
     private boolean closed;
 
     Counted(FSDataInputStream in) {
@@ -102,6 +107,7 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
     private void count(int bytes) {
       synchronized (StreamCountingFileSystem.this) {
         sequentialBytes += bytes;
+        holding = true;
       }
     }
 
@@ -129,9 +135,23 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
     }
 
     @Override
+    public void unbuffer() {
+      synchronized (StreamCountingFileSystem.this) {
+        holding = false;
+      }
+      in.unbuffer();
+    }
+
+    @Override
+    public boolean hasCapability(String capability) {
+      return StreamCapabilities.UNBUFFER.equalsIgnoreCase(capability) || in.hasCapability(capability);
+    }
+
+    @Override
     public void close() throws IOException {
       synchronized (StreamCountingFileSystem.this) {
         closed = true;
+        holding = false;
       }
       in.close();
     }

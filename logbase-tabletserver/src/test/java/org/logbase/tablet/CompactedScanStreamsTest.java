@@ -25,9 +25,10 @@ import org.logbase.tabletserver.StorageEngine;
 import org.logbase.txn.TxnManager;
 
 /**
- * A compacted tablet's scans read its sorted segment through a stream of their own and close it,
- * also when a page stops at its limit in the middle of the segment; gets open no stream; a
- * compaction reads the earlier segment through a stream and closes it.
+ * A compacted tablet's scans read its sorted segment through a stream of their own and give it back
+ * released, also when a page stops at its limit in the middle of the segment; gets open no stream;
+ * a compaction reads the earlier segment through a stream and releases it; closing the engine
+ * closes every stream.
  */
 class CompactedScanStreamsTest {
   static final int ROWS = 2000;
@@ -58,10 +59,12 @@ class CompactedScanStreamsTest {
       List<Row> page = t.scan(key(100), null, null, LATEST, 500);
       check(page, 100, 500, 0);
       assertTrue(c.sequentialBytes() > 0, "the page's blocks after the first were read through a stream");
-      assertEquals(1, c.open(), "the page stopped at its limit and closed its stream");
+      assertEquals(0, c.holding(), "the page stopped at its limit and released its stream");
+      assertEquals(2, c.opened(), "the reader's stream and the page's");
 
       check(t.scan(null, null, null, LATEST, 0), 0, ROWS, 0);
-      assertEquals(1, c.open(), "a full scan closed its stream");
+      assertEquals(0, c.holding(), "a full scan released its stream");
+      assertEquals(2, c.opened(), "and reused the page's");
 
       int opened = c.opened();
       long sequential = c.sequentialBytes();
@@ -76,15 +79,16 @@ class CompactedScanStreamsTest {
       }
       e.compact(WHOLE.id());
       assertTrue(c.sequentialBytes() > sequential, "the compaction read the earlier segment through a stream");
-      assertEquals(0, c.openSequential(), "and closed it");
+      assertEquals(0, c.holding(), "and released it");
       t = e.tablet(WHOLE.id());
       List<Row> all = t.scan(null, null, null, LATEST, 0);
       assertEquals(ROWS, all.size());
       for (int i = 0; i < ROWS; i++) {
         assertArrayEquals(value(i, i % 2 == 0 ? 1 : 0), all.get(i).value("v"), "row " + i);
       }
-      assertEquals(0, c.openSequential(), "every scan's stream is closed");
+      assertEquals(0, c.holding(), "every scan's stream is released");
     }
+    assertEquals(0, counting.get().open(), "closing the engine closed every stream");
   }
 
   /** Rows {@code from, from + 1, ...}, {@code n} of them, each with its version {@code version}. */
