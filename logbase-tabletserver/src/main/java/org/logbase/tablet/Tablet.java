@@ -386,22 +386,28 @@ public final class Tablet {
 
   /** Reads versions from the cursor (one row, newest first) until all wanted columns are found or a tombstone. */
   private static void merge(VersionCursor c, Set<String> wanted, Map<String, Cell> out) throws IOException {
-    Set<String> missing = new HashSet<>(wanted);
-    while (!missing.isEmpty() && c.next()) {
+    int missing = wanted.size();
+    while (missing > 0 && c.next()) {
       if (c.isTombstone()) {
         return;
       }
-      collect(c.columns(), c.timestamp(), missing, out);
+      missing -= collect(c.columns(), c.timestamp(), wanted, out);
     }
   }
 
-  /** Moves the columns that are still missing into {@code out}. */
-  private static void collect(List<LogRecord.Column> columns, long ts, Set<String> missing, Map<String, Cell> out) {
+  /**
+   * Moves the wanted columns that {@code out} does not hold yet into it (a row's versions come
+   * newest first, and the groups' columns are disjoint); returns how many it moved.
+   */
+  private static int collect(List<LogRecord.Column> columns, long ts, Set<String> wanted, Map<String, Cell> out) {
+    int moved = 0;
     for (LogRecord.Column col : columns) {
-      if (missing.remove(col.name())) {
+      if (wanted.contains(col.name()) && !out.containsKey(col.name())) {
         out.put(col.name(), new Cell(col.value(), ts));
+        moved++;
       }
     }
+    return moved;
   }
 
   /** Walks one column group's versions in key order, resolving each row as of a timestamp. */
@@ -433,15 +439,15 @@ public final class Tablet {
     /** Resolves the row at the cursor into {@code out} and moves past all its versions. */
     void readRow(Map<String, Cell> out) throws IOException {
       byte[] key = cursor.key();
-      Set<String> missing = new HashSet<>(wanted);
+      int missing = wanted.size();
       boolean done = false;
       while (has && Bytes.compare(cursor.key(), key) == 0) {
         if (!done) {
           if (cursor.isTombstone()) {
             done = true;
           } else {
-            collect(cursor.columns(), cursor.timestamp(), missing, out);
-            done = missing.isEmpty();
+            missing -= collect(cursor.columns(), cursor.timestamp(), wanted, out);
+            done = missing == 0;
           }
         }
         has = cursor.next();
