@@ -201,14 +201,14 @@ public final class Tablet {
     }
     List<GroupScan> scans = new ArrayList<>();
     long now = clock.wallMillis();
-    try {
+    // Closed however the scan ends (a page that stops at its limit included), so that the segments'
+    // streams go back; a failure to close is added to the scan's own failure, not put in its place.
+    try (Closeable closing = () -> Closeables.closeAll(scans)) {
       for (Map.Entry<ColumnGroup, Set<String>> e : wanted.entrySet()) {
         VersionCursor all = GroupVersions.range(groupIndex(e.getKey()), store, start, end);
         scans.add(new GroupScan(Retained.of(all, e.getKey().policy(), now, asOf), e.getValue()));
       }
       scanRows(scans, limit, out);
-    } finally {
-      Closeables.closeAll(scans); // a scan that stops at its limit stops reading its segments' streams
     }
     return out;
   }
