@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.logbase.common.CorruptRecordException;
@@ -182,7 +181,8 @@ public final class RecordCodec {
   }
 
   /**
-   * Reads {@code count} columns written by {@link #putColumns} (after their count).
+   * Reads {@code count} columns written by {@link #putColumns} (after their count), as an
+   * immutable list.
    *
    * @throws IllegalStateException if a length runs past the buffer
    */
@@ -190,12 +190,12 @@ public final class RecordCodec {
     if (count < 0 || count > b.remaining()) {
       throw new IllegalStateException("column count " + count + " beyond the buffer");
     }
-    List<LogRecord.Column> cols = new ArrayList<>(count);
+    LogRecord.Column[] cols = new LogRecord.Column[count];
     for (int i = 0; i < count; i++) {
       String name = new String(getBytes(b), StandardCharsets.UTF_8);
-      cols.add(new LogRecord.Column(name, getBytes(b)));
+      cols[i] = new LogRecord.Column(name, getBytes(b));
     }
-    return cols;
+    return List.of(cols); // immutable: the records and entries that hold it need not copy it again
   }
 
   /** Writes {@code v} preceded by its length as a varint. */

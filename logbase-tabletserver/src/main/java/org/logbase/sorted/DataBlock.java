@@ -33,16 +33,26 @@ public final class DataBlock {
     int[] starts = new int[info.entryCount()];
     ByteBuffer b = ByteBuffer.wrap(raw);
     int n = 0;
+    // The key and timestamp of the entry before, to check the order in the same pass.
+    int keyFrom = 0;
+    int keyTo = 0;
+    long ts = 0;
     try {
       while (b.hasRemaining()) {
         if (n == starts.length) {
           throw new IOException("more entries than the " + starts.length + " the index says");
         }
         starts[n] = b.position();
-        EntryCodec.skip(b);
-        if (n > 0 && compareEntries(raw, starts[n - 1], starts[n]) >= 0) {
+        int from = EntryCodec.skipKey(b);
+        int to = b.position();
+        EntryCodec.skipAfterKey(b);
+        long entryTs = b.getLong(to); // read once already by skipAfterKey: in the block
+        if (n > 0 && EntryOrder.compare(raw, keyFrom, keyTo, ts, raw, from, to, entryTs) >= 0) {
           throw new IOException("entry " + n + " is out of order");
         }
+        keyFrom = from;
+        keyTo = to;
+        ts = entryTs;
         n++;
       }
     } catch (IllegalStateException | BufferUnderflowException e) {
@@ -51,11 +61,11 @@ public final class DataBlock {
     if (n != starts.length || n == 0) {
       throw new IOException(n + " entries, the index says " + starts.length);
     }
-    DataBlock block = new DataBlock(raw, starts);
-    if (block.compareAt(n - 1, info.lastKey(), info.lastTimestamp()) != 0) {
+    byte[] last = info.lastKey();
+    if (EntryOrder.compare(raw, keyFrom, keyTo, ts, last, 0, last.length, info.lastTimestamp()) != 0) {
       throw new IOException("last entry differs from the block index");
     }
-    return block;
+    return new DataBlock(raw, starts);
   }
 
   public int size() {
@@ -79,11 +89,6 @@ public final class DataBlock {
   /** Entry {@code i} compared with the position {@code (key, ts)} in entry order. */
   private int compareAt(int i, byte[] key, long ts) {
     return compare(raw, starts[i], key, 0, key.length, ts);
-  }
-
-  private static int compareEntries(byte[] raw, int first, int second) {
-    int to = keyTo(raw, second);
-    return compare(raw, first, raw, keyFrom(raw, second), to, ByteBuffer.wrap(raw).getLong(to));
   }
 
   /** The entry at {@code raw[start]} compared with the position {@code (key[from, to), ts)}. */

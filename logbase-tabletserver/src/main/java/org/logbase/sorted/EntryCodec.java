@@ -63,12 +63,22 @@ final class EntryCodec {
   }
 
   /**
-   * Moves past the entry at the buffer's position without decoding its columns.
+   * Moves past the key of the entry at the buffer's position; returns where the key's bytes begin
+   * (they end at the buffer's new position).
    *
    * @throws IllegalStateException if it does not parse
    */
-  static void skip(ByteBuffer b) {
-    skipBytes(b);
+  static int skipKey(ByteBuffer b) {
+    return skipBytes(b);
+  }
+
+  /**
+   * Moves past the rest of an entry after its key (timestamp, kind, transaction id, columns) without
+   * decoding its columns.
+   *
+   * @throws IllegalStateException if it does not parse
+   */
+  static void skipAfterKey(ByteBuffer b) {
     b.getLong();
     byte k = b.get();
     if ((k & HAS_TXN) != 0) {
@@ -90,11 +100,14 @@ final class EntryCodec {
     return kind;
   }
 
-  private static void skipBytes(ByteBuffer b) {
+  /** Moves past a length-prefixed byte string; returns where its bytes begin. */
+  private static int skipBytes(ByteBuffer b) {
     int n = getVarint(b);
     if (n < 0 || n > b.remaining()) {
       throw new IllegalStateException("length " + n + " beyond the block");
     }
-    b.position(b.position() + n);
+    int from = b.position();
+    b.position(from + n);
+    return from;
   }
 }

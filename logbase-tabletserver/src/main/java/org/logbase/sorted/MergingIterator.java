@@ -8,6 +8,7 @@ import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeSet;
+import org.logbase.common.Closeables;
 
 /**
  * Merges layers (an in-memory index and sorted segments, newest layer first) into one iterator in
@@ -101,20 +102,6 @@ public final class MergingIterator implements EntryIterator {
 
   @Override
   public void close() throws IOException {
-    IOException failure = null;
-    for (EntryIterator layer : layers) {
-      try {
-        layer.close();
-      } catch (IOException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Closeables.closeAll(layers);
   }
 }

@@ -5,20 +5,23 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Checked positioned reads of one sorted segment file: a read past the end or a checksum that does
- * not match is a {@link SegmentDamageException} naming the file, the part and its offset.
- * Positioned reads ({@code readFully(position, ...)}) do not move a shared file pointer, so threads
- * may read at the same time.
+ * Checked reads of one sorted segment file: a read past the end or a checksum that does not match
+ * is a {@link SegmentDamageException} naming the file, the part and its offset. Positioned reads
+ * ({@code readFully(position, ...)}) of the shared stream do not move a file pointer, so threads
+ * may read at the same time; a scan reads through a stream of its own ({@link #openStream}).
  */
 final class PositionedFile implements Closeable {
+  private final FileSystem fs;
   private final Path path;
   private final FSDataInputStream in;
   private final long length;
 
-  PositionedFile(Path path, FSDataInputStream in, long length) {
+  PositionedFile(FileSystem fs, Path path, FSDataInputStream in, long length) {
+    this.fs = fs;
     this.path = path;
     this.in = in;
     this.length = length;
@@ -32,28 +35,63 @@ final class PositionedFile implements Closeable {
     return length;
   }
 
+  /** Another stream of the file, for one reader that reads it in order; the caller closes it. */
+  FSDataInputStream openStream() throws IOException {
+    return fs.open(path);
+  }
+
   /** {@code n} bytes at {@code offset}; {@code what} names the part in a damage report. */
   byte[] read(long offset, int n, String what) throws IOException {
-    if (offset < 0 || n < 0 || offset + n > length) {
-      throw damage(offset, what + " of " + n + " bytes lies outside the file of " + length
-          + " bytes (truncated?)");
-    }
-    byte[] buf = new byte[n];
+    byte[] buf = allocate(offset, n, what);
     try {
       in.readFully(offset, buf, 0, n);
     } catch (EOFException e) {
-      throw damage(offset, what + " of " + n + " bytes is cut short (truncated?)", e);
+      throw cutShort(offset, n, what, e);
     }
     return buf;
   }
 
-  /** Reads a part and checks its CRC32C against the one recorded for it. */
-  byte[] readChecked(long offset, int n, int crc, String what) throws IOException {
-    byte[] buf = read(offset, n, what);
-    if (crc32c(buf) != crc) {
-      throw damage(offset, what + " of " + n + " bytes fails its CRC32C");
+  /**
+   * The same as {@link #read}, through {@code stream} (from {@link #openStream}): moves it to
+   * {@code offset} unless it is there, and leaves it after the part, so that parts read in file
+   * order are one sequential read.
+   */
+  byte[] read(FSDataInputStream stream, long offset, int n, String what) throws IOException {
+    byte[] buf = allocate(offset, n, what);
+    if (stream.getPos() != offset) {
+      stream.seek(offset);
+    }
+    try {
+      stream.readFully(buf, 0, n);
+    } catch (EOFException e) {
+      throw cutShort(offset, n, what, e);
     }
     return buf;
+  }
+
+  private byte[] allocate(long offset, int n, String what) throws SegmentDamageException {
+    if (offset < 0 || n < 0 || offset + n > length) {
+      throw damage(offset, what + " of " + n + " bytes lies outside the file of " + length
+          + " bytes (truncated?)");
+    }
+    return new byte[n];
+  }
+
+  private SegmentDamageException cutShort(long offset, int n, String what, EOFException e) {
+    return damage(offset, what + " of " + n + " bytes is cut short (truncated?)", e);
+  }
+
+  /** Reads a part and checks its CRC32C against the one recorded for it. */
+  byte[] readChecked(long offset, int n, int crc, String what) throws IOException {
+    return checked(offset, read(offset, n, what), crc, what);
+  }
+
+  /** {@code part}, read at {@code offset}, if its CRC32C is the one recorded for it. */
+  byte[] checked(long offset, byte[] part, int crc, String what) throws SegmentDamageException {
+    if (crc32c(part) != crc) {
+      throw damage(offset, what + " of " + part.length + " bytes fails its CRC32C");
+    }
+    return part;
   }
 
   SegmentDamageException damage(long offset, String what) {

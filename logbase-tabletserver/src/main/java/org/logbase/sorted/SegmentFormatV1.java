@@ -38,9 +38,9 @@ final class SegmentFormatV1 implements SegmentFormat {
   }
 
   @Override
-  public SortedSegmentReader open(Path path, FSDataInputStream in, long length, BlockCache cache)
-      throws IOException {
-    return SegmentReaderV1.open(new PositionedFile(path, in, length), cache);
+  public SortedSegmentReader open(FileSystem fs, Path path, FSDataInputStream in, long length,
+      BlockCache cache) throws IOException {
+    return SegmentReaderV1.open(new PositionedFile(fs, path, in, length), cache);
   }
 
   static byte[] header(SegmentIdentity id, Compression compression) {

@@ -6,10 +6,13 @@ import org.logbase.common.Bytes;
 
 /**
  * Iterates a range of a format version 1 segment block by block: a block is read (and checked) when
- * the iteration reaches it, never before a seek or {@link #hasNext} needs it.
+ * the iteration reaches it, never before a seek or {@link #hasNext} needs it. The blocks come from
+ * a {@link BlockSource}; when the iteration reaches the end of its range, or is closed, the source
+ * lets go of what it holds (a scan's stream), and takes it up again if a seek moves back.
  */
 final class SegmentIterator implements EntryIterator {
-  private final SegmentReaderV1 reader;
+  private final BlockIndex index;
+  private final BlockSource blocks;
   private final byte[] start;
   private final byte[] end;
 
@@ -23,8 +26,9 @@ final class SegmentIterator implements EntryIterator {
   private SortedEntry next;
   private boolean ended;
 
-  SegmentIterator(SegmentReaderV1 reader, byte[] startInclusive, byte[] endExclusive) {
-    this.reader = reader;
+  SegmentIterator(BlockIndex index, BlockSource blocks, byte[] startInclusive, byte[] endExclusive) {
+    this.index = index;
+    this.blocks = blocks;
     this.start = startInclusive;
     this.end = endExclusive;
     if (start == null) {
@@ -44,7 +48,7 @@ final class SegmentIterator implements EntryIterator {
   }
 
   private void position(byte[] key, long ts) {
-    blockIndex = reader.index().find(key, ts);
+    blockIndex = index.find(key, ts);
     block = null;
     seekKey = key;
     seekTs = ts;
@@ -56,11 +60,11 @@ final class SegmentIterator implements EntryIterator {
   public boolean hasNext() throws IOException {
     while (next == null && !ended) {
       if (block == null) {
-        if (blockIndex >= reader.index().size()) {
-          ended = true;
+        if (blockIndex >= index.size()) {
+          end();
           break;
         }
-        DataBlock b = reader.block(blockIndex);
+        DataBlock b = blocks.block(blockIndex);
         pos = seekKey == null ? 0 : b.seek(seekKey, seekTs);
         block = b;
         seekKey = null;
@@ -68,7 +72,7 @@ final class SegmentIterator implements EntryIterator {
       if (pos < block.size()) {
         SortedEntry e = block.entry(pos++);
         if (end != null && Bytes.compare(e.rowKey(), end) >= 0) {
-          ended = true;
+          end();
         } else {
           next = e;
         }
@@ -78,6 +82,13 @@ final class SegmentIterator implements EntryIterator {
       }
     }
     return next != null;
+  }
+
+  /** The range is read to its end: nothing more to read, so the source may let go. */
+  private void end() throws IOException {
+    ended = true;
+    block = null;
+    blocks.close();
   }
 
   @Override
@@ -96,5 +107,7 @@ final class SegmentIterator implements EntryIterator {
   }
 
   @Override
-  public void close() {}
+  public void close() throws IOException {
+    blocks.close();
+  }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Closeables;
 
 /**
  * Reads a format version 1 segment. Opening checks the footer, header, Bloom filter and block index
@@ -17,6 +18,7 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   private final BloomFilter filter;
   private final BlockIndex index;
   private final BlockCache cache;
+  private final ScanStreams streams;
 
   private SegmentReaderV1(PositionedFile file, SegmentStats stats, BloomFilter filter, BlockIndex index,
       BlockCache cache) {
@@ -25,6 +27,7 @@ final class SegmentReaderV1 implements SortedSegmentReader {
     this.filter = filter;
     this.index = index;
     this.cache = cache;
+    this.streams = new ScanStreams(file);
   }
 
   static SegmentReaderV1 open(PositionedFile file, BlockCache cache) throws IOException {
@@ -126,36 +129,82 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   }
 
   @Override
+  public EntryIterator row(byte[] rowKey, long asOfTimestamp) {
+    byte[] after = Arrays.copyOf(rowKey, rowKey.length + 1); // the smallest key after rowKey
+    SegmentIterator it = new SegmentIterator(index, this::block, rowKey, after);
+    it.seek(rowKey, asOfTimestamp);
+    return it;
+  }
+
+  @Override
   public EntryIterator scan(byte[] startInclusive, byte[] endExclusive) {
-    return new SegmentIterator(this, startInclusive, endExclusive);
+    return new SegmentIterator(index, new ScanBlocks(this), startInclusive, endExclusive);
   }
 
   BlockIndex index() {
     return index;
   }
 
-  /** Block {@code i}, from the cache or read and checked. */
+  PositionedFile file() {
+    return file;
+  }
+
+  ScanStreams streams() {
+    return streams;
+  }
+
+  /** Block {@code i}, from the cache or read (positioned), checked and cached. */
   DataBlock block(int i) throws IOException {
-    BlockInfo info = index.get(i);
-    BlockCache.Key key = new BlockCache.Key(stats.identity().fileId(), info.offset());
+    BlockCache.Key key = key(i);
     DataBlock cached = cache.get(key);
     if (cached != null) {
       return cached;
     }
-    String what = "data block " + i + " (" + info.compression() + ")";
-    byte[] stored = file.readChecked(info.offset(), info.storedLength(), info.crc(), what);
-    DataBlock block;
-    try {
-      block = DataBlock.parse(info.compression().decompress(stored, info.rawLength()), info);
-    } catch (IOException e) {
-      throw file.damage(info.offset(), what + ": " + e.getMessage(), e);
-    }
+    DataBlock block = read(i);
     cache.put(key, block);
     return block;
   }
 
+  /** Block {@code i} if the cache holds it, else null. */
+  DataBlock cached(int i) {
+    return cache.get(key(i));
+  }
+
+  private BlockCache.Key key(int i) {
+    return new BlockCache.Key(stats.identity().fileId(), index.get(i).offset());
+  }
+
+  /** Block {@code i} read with a positioned read and checked; not cached. */
+  DataBlock read(int i) throws IOException {
+    BlockInfo info = index.get(i);
+    return check(i, file.read(info.offset(), info.storedLength(), name(i, info)));
+  }
+
+  /**
+   * Block {@code i} from its stored bytes, however they were read: their CRC32C, decompression to
+   * the indexed raw length, the structure and order of its entries.
+   *
+   * @throws SegmentDamageException naming the block if a check fails
+   */
+  DataBlock check(int i, byte[] stored) throws IOException {
+    BlockInfo info = index.get(i);
+    String what = name(i, info);
+    file.checked(info.offset(), stored, info.crc(), what);
+    try {
+      return DataBlock.parse(info.compression().decompress(stored, info.rawLength()), info);
+    } catch (IOException e) {
+      throw file.damage(info.offset(), what + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** How a damage report names block {@code i}. */
+  static String name(int i, BlockInfo info) {
+    return "data block " + i + " (" + info.compression() + ")";
+  }
+
+  /** Closes the file and the scans' idle streams (a stream a scan gives back later is closed then). */
   @Override
   public void close() throws IOException {
-    file.close();
+    Closeables.closeAll(List.of(streams, file));
   }
 }

@@ -53,7 +53,7 @@ public final class SortedFormats {
     FSDataInputStream in = fs.open(path);
     try {
       long length = fs.getFileStatus(path).getLen();
-      PositionedFile file = new PositionedFile(path, in, length);
+      PositionedFile file = new PositionedFile(fs, path, in, length);
       if (length < TAIL_BYTES) {
         throw file.damage(0, "a file of " + length + " bytes is no sorted segment (truncated?)");
       }
@@ -69,7 +69,7 @@ public final class SortedFormats {
         throw file.damage(length - TAIL_BYTES,
             "unknown sorted segment format version " + version + " (known: " + known() + ")");
       }
-      return format.get().open(path, in, length, cache);
+      return format.get().open(fs, path, in, length, cache);
     } catch (IOException | RuntimeException e) {
       try {
         in.close();

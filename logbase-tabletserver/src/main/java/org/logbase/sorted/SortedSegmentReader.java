@@ -10,6 +10,13 @@ import org.apache.hadoop.fs.Path;
  * Bloom filter were checked when it opened; each data block is checked when it is read (or was when
  * it entered the block cache). Safe for concurrent use by several threads (positioned reads); its
  * iterators are not.
+ *
+ * <p>Point reads ({@link #get}, {@link #row}) read a block with a positioned read and keep it in the
+ * block cache. Scans ({@link #scan}) read their blocks in file order through a stream of their own
+ * after the first few, and take blocks the cache holds but add none. A scan gives its stream back
+ * to the reader (which keeps a few idle ones, without their DataNode connections, for the next
+ * scans) when it is read to the end of its range or closed, whichever comes first, so a caller
+ * that may stop early closes it. Closing the reader closes every stream it holds.
  */
 public interface SortedSegmentReader extends Closeable {
 
@@ -31,10 +38,20 @@ public interface SortedSegmentReader extends Closeable {
    */
   SortedEntry get(byte[] rowKey, long asOfTimestamp) throws IOException;
 
-  /** The entries of the rows in [start, end) in entry order; null bounds are open. */
+  /**
+   * The versions of {@code rowKey} at or below {@code asOfTimestamp}, newest first, tombstones
+   * included: a point read, through the block cache. Moving it with {@link EntryIterator#seek}
+   * stays within the row.
+   */
+  EntryIterator row(byte[] rowKey, long asOfTimestamp);
+
+  /**
+   * The entries of the rows in [start, end) in entry order; null bounds are open. A sequential read
+   * that does not fill the block cache (see above); close it unless it is read to its end.
+   */
   EntryIterator scan(byte[] startInclusive, byte[] endExclusive);
 
-  /** Every entry of the segment in entry order. */
+  /** Every entry of the segment in entry order, as {@link #scan(byte[], byte[])} reads them. */
   default EntryIterator scan() {
     return scan(null, null);
   }

@@ -2,8 +2,10 @@
  * Sorted segments: immutable files that hold the versions of one (table, tablet, column group) in
  * entry order (row key ascending unsigned-lexicographic, then timestamp descending), in
  * checksummed, optionally compressed blocks with a block index, a Bloom filter over row keys and a
- * footer of statistics (docs/log-format.md, "Sorted segments"). The building block of compaction
- * (issue #10); nothing in the engine writes or reads them yet.
+ * footer of statistics (docs/log-format.md, "Sorted segments"). Compaction (issue #10) writes
+ * them; reads merge them with the in-memory index. Point reads read a block with a positioned read
+ * through the block cache; scans read blocks in file order through a stream of their own and do
+ * not fill the cache.
  *
  * <p>Owns: the file formats behind {@link org.logbase.sorted.SegmentFormat} (looked up by version in
  * {@link org.logbase.sorted.SortedFormats}; version 1 today), block compression ({@link

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongPredicate;
+import org.logbase.common.Closeables;
 import org.logbase.index.EntryOrder;
 import org.logbase.index.IndexCursor;
 import org.logbase.log.LogPointer;
@@ -34,18 +35,18 @@ public final class GroupVersions {
   static VersionCursor row(GroupIndex g, RecordStore store, byte[] key, long asOf) throws IOException {
     List<VersionCursor> all = new ArrayList<>();
     all.add(new IndexVersions(g.index().versions(key, asOf), store, p -> false));
-    byte[] after = Arrays.copyOf(key, key.length + 1); // the smallest key after key
     for (SortedSegment s : g.segments()) {
       if (s.reader().mightContain(key)) {
-        EntryIterator it = s.reader().scan(key, after);
-        it.seek(key, asOf);
-        all.add(new SegmentVersions(it));
+        all.add(new SegmentVersions(s.reader().row(key, asOf)));
       }
     }
     return merged(all);
   }
 
-  /** The versions of the rows in [start, end) (null: unbounded), in entry order. */
+  /**
+   * The versions of the rows in [start, end) (null: unbounded), in entry order; the segments are
+   * read sequentially (close the cursor unless it is read to its end).
+   */
   static VersionCursor range(GroupIndex g, RecordStore store, byte[] start, byte[] end) {
     return ranged(g, new IndexVersions(g.index().range(start, end), store, p -> false), start, end);
   }
@@ -124,6 +125,9 @@ public final class GroupVersions {
       }
       return record;
     }
+
+    @Override
+    public void close() {}
   }
 
   /** Entries of a sorted segment: the versions themselves, read from its blocks. */
@@ -164,6 +168,11 @@ public final class GroupVersions {
     @Override
     public List<LogRecord.Column> columns() {
       return e.columns();
+    }
+
+    @Override
+    public void close() throws IOException {
+      it.close();
     }
   }
 
@@ -233,6 +242,11 @@ public final class GroupVersions {
     @Override
     public List<LogRecord.Column> columns() throws IOException {
       return sources.get(current).columns();
+    }
+
+    @Override
+    public void close() throws IOException {
+      Closeables.closeAll(sources);
     }
   }
 }

@@ -82,4 +82,9 @@ final class Retained implements VersionCursor {
   public List<LogRecord.Column> columns() throws IOException {
     return in.columns();
   }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
 }

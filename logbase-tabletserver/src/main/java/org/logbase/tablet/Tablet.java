@@ -1,5 +1,6 @@
 package org.logbase.tablet;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Bytes;
 import org.logbase.common.Cell;
+import org.logbase.common.Closeables;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.KeyOutOfRangeException;
 import org.logbase.common.SnapshotTooOldException;
@@ -148,7 +150,9 @@ public final class Tablet {
     TreeMap<String, Cell> cells = new TreeMap<>();
     long now = clock.wallMillis();
     for (Map.Entry<ColumnGroup, Set<String>> e : wanted(columns).entrySet()) {
-      merge(visible(e.getKey(), key, asOf, now), e.getValue(), cells);
+      try (VersionCursor c = visible(e.getKey(), key, asOf, now)) {
+        merge(c, e.getValue(), cells);
+      }
     }
     return cells.isEmpty() ? null : new Row(key, cells);
   }
@@ -192,13 +196,25 @@ public final class Tablet {
       return out;
     }
     Map<ColumnGroup, Set<String>> wanted = wanted(columns);
+    for (ColumnGroup g : wanted.keySet()) {
+      checkHorizon(groupIndex(g), asOf);
+    }
     List<GroupScan> scans = new ArrayList<>();
     long now = clock.wallMillis();
-    for (Map.Entry<ColumnGroup, Set<String>> e : wanted.entrySet()) {
-      GroupIndex gi = groupIndex(e.getKey());
-      checkHorizon(gi, asOf);
-      scans.add(new GroupScan(GroupVersions.range(gi, store, start, end), e.getValue(), asOf, e.getKey().policy(), now));
+    // Closed however the scan ends (a page that stops at its limit included), so that the segments'
+    // streams go back; a failure to close is added to the scan's own failure, not put in its place.
+    try (Closeable closing = () -> Closeables.closeAll(scans)) {
+      for (Map.Entry<ColumnGroup, Set<String>> e : wanted.entrySet()) {
+        VersionCursor all = GroupVersions.range(groupIndex(e.getKey()), store, start, end);
+        scans.add(new GroupScan(Retained.of(all, e.getKey().policy(), now, asOf), e.getValue()));
+      }
+      scanRows(scans, limit, out);
     }
+    return out;
+  }
+
+  /** Merges the groups' scans by key into rows, at most {@code limit} (none if 0 or less). */
+  private static void scanRows(List<GroupScan> scans, int limit, List<Row> out) throws IOException {
     while (limit <= 0 || out.size() < limit) {
       byte[] next = null;
       for (GroupScan s : scans) {
@@ -221,7 +237,6 @@ public final class Tablet {
         out.add(new Row(next, cells));
       }
     }
-    return out;
   }
 
   /** Counts a request that named this tablet (its server reports the count: {@link #requests}). */
@@ -314,9 +329,10 @@ public final class Tablet {
     long newest = 0;
     try {
       for (ColumnGroup g : schema.columnGroups()) {
-        VersionCursor c = GroupVersions.row(groupIndex(g), store, key, HybridTimestamp.LATEST);
-        if (c.next()) {
-          newest = Math.max(newest, c.timestamp());
+        try (VersionCursor c = GroupVersions.row(groupIndex(g), store, key, HybridTimestamp.LATEST)) {
+          if (c.next()) {
+            newest = Math.max(newest, c.timestamp());
+          }
         }
       }
     } catch (IOException e) {
@@ -333,11 +349,12 @@ public final class Tablet {
   public long commitTimestampOf(byte[] key, long txnId) throws IOException {
     checkKey(key);
     for (ColumnGroup g : schema.columnGroups()) {
-      VersionCursor c = GroupVersions.row(groupIndex(g), store, key, HybridTimestamp.LATEST);
-      // Versions are newest first and a commit comes after its start: stop below the start.
-      while (c.next() && c.timestamp() > txnId) {
-        if (c.txnId() == txnId) {
-          return c.timestamp();
+      try (VersionCursor c = GroupVersions.row(groupIndex(g), store, key, HybridTimestamp.LATEST)) {
+        // Versions are newest first and a commit comes after its start: stop below the start.
+        while (c.next() && c.timestamp() > txnId) {
+          if (c.txnId() == txnId) {
+            return c.timestamp();
+          }
         }
       }
     }
@@ -352,68 +369,85 @@ public final class Tablet {
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException(
             "table '" + schema.name() + "' has no column group '" + columnGroup + "'"));
-    VersionCursor c = visible(g, key, asOf, clock.wallMillis());
     List<Version> out = new ArrayList<>();
-    while ((maxVersions <= 0 || out.size() < maxVersions) && c.next()) {
-      if (c.isTombstone()) {
-        out.add(new Version(c.timestamp(), true, Map.of()));
-        continue;
+    try (VersionCursor c = visible(g, key, asOf, clock.wallMillis())) {
+      while ((maxVersions <= 0 || out.size() < maxVersions) && c.next()) {
+        if (c.isTombstone()) {
+          out.add(new Version(c.timestamp(), true, Map.of()));
+          continue;
+        }
+        Map<String, byte[]> cols = new LinkedHashMap<>();
+        c.columns().forEach(col -> cols.put(col.name(), col.value()));
+        out.add(new Version(c.timestamp(), false, cols));
       }
-      Map<String, byte[]> cols = new LinkedHashMap<>();
-      c.columns().forEach(col -> cols.put(col.name(), col.value()));
-      out.add(new Version(c.timestamp(), false, cols));
     }
     return out;
   }
 
   /** Reads versions from the cursor (one row, newest first) until all wanted columns are found or a tombstone. */
   private static void merge(VersionCursor c, Set<String> wanted, Map<String, Cell> out) throws IOException {
-    Set<String> missing = new HashSet<>(wanted);
-    while (!missing.isEmpty() && c.next()) {
+    int missing = wanted.size();
+    while (missing > 0 && c.next()) {
       if (c.isTombstone()) {
         return;
       }
-      collect(c.columns(), c.timestamp(), missing, out);
+      missing -= collect(c.columns(), c.timestamp(), wanted, out);
     }
   }
 
-  /** Moves the columns that are still missing into {@code out}. */
-  private static void collect(List<LogRecord.Column> columns, long ts, Set<String> missing, Map<String, Cell> out) {
+  /**
+   * Moves the wanted columns that {@code out} does not hold yet into it (a row's versions come
+   * newest first, and the groups' columns are disjoint); returns how many it moved.
+   */
+  private static int collect(List<LogRecord.Column> columns, long ts, Set<String> wanted, Map<String, Cell> out) {
+    int moved = 0;
     for (LogRecord.Column col : columns) {
-      if (missing.remove(col.name())) {
+      if (wanted.contains(col.name()) && !out.containsKey(col.name())) {
         out.put(col.name(), new Cell(col.value(), ts));
+        moved++;
       }
     }
+    return moved;
   }
 
   /** Walks one column group's versions in key order, resolving each row as of a timestamp. */
-  private static final class GroupScan {
+  private static final class GroupScan implements Closeable {
     private final VersionCursor cursor;
     private final Set<String> wanted;
+    private boolean started;
     private boolean has;
 
-    GroupScan(VersionCursor all, Set<String> wanted, long asOf, StoragePolicy policy, long nowMs) throws IOException {
-      this.cursor = Retained.of(all, policy, nowMs, asOf);
+    /** @param cursor the versions a read may see, in entry order; closed with this */
+    GroupScan(VersionCursor cursor, Set<String> wanted) {
+      this.cursor = cursor;
       this.wanted = wanted;
-      this.has = cursor.next();
     }
 
-    byte[] peekKey() {
+    @Override
+    public void close() throws IOException {
+      cursor.close();
+    }
+
+    byte[] peekKey() throws IOException {
+      if (!started) {
+        has = cursor.next();
+        started = true;
+      }
       return has ? cursor.key() : null;
     }
 
     /** Resolves the row at the cursor into {@code out} and moves past all its versions. */
     void readRow(Map<String, Cell> out) throws IOException {
       byte[] key = cursor.key();
-      Set<String> missing = new HashSet<>(wanted);
+      int missing = wanted.size();
       boolean done = false;
       while (has && Bytes.compare(cursor.key(), key) == 0) {
         if (!done) {
           if (cursor.isTombstone()) {
             done = true;
           } else {
-            collect(cursor.columns(), cursor.timestamp(), missing, out);
-            done = missing.isEmpty();
+            missing -= collect(cursor.columns(), cursor.timestamp(), wanted, out);
+            done = missing == 0;
           }
         }
         has = cursor.next();
@@ -447,20 +481,23 @@ public final class Tablet {
         continue;
       }
       long n = 0;
-      for (VersionCursor c = GroupVersions.range(gi, store, descriptor.startKey(), descriptor.endKey()); c.next(); ) {
-        n++;
+      try (VersionCursor c = GroupVersions.range(gi, store, descriptor.startKey(), descriptor.endKey())) {
+        while (c.next()) {
+          n++;
+        }
       }
       if (n == 0) {
         continue;
       }
-      VersionCursor c = GroupVersions.range(gi, store, descriptor.startKey(), descriptor.endKey());
-      byte[] first = null;
-      for (long i = 0; c.next(); i++) {
-        if (first == null) {
-          first = c.key();
-        }
-        if (i >= n / 2 && Bytes.compare(c.key(), first) != 0) {
-          return c.key().clone();
+      try (VersionCursor c = GroupVersions.range(gi, store, descriptor.startKey(), descriptor.endKey())) {
+        byte[] first = null;
+        for (long i = 0; c.next(); i++) {
+          if (first == null) {
+            first = c.key();
+          }
+          if (i >= n / 2 && Bytes.compare(c.key(), first) != 0) {
+            return c.key().clone();
+          }
         }
       }
       return null;

@@ -305,7 +305,8 @@ public final class CompactionBenchmark {
         throw new IllegalStateException("read " + n + " bytes of " + blockBytes);
       }
     };
-    // Not the baseline, a diagnosis: the engine reads a segment block by block with positioned reads.
+    // Not the baseline, a diagnosis: a positioned read per block, as gets read blocks (and as scans
+    // read them before they read a segment through a stream of their own).
     Pass preadPass = () -> {
       try (FSDataInputStream in = fs.open(segment.path())) {
         for (BlockInfo b : blocks) {

@@ -1,0 +1,31 @@
+package org.logbase.common;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/** Closing several things at once. */
+public final class Closeables {
+  private Closeables() {}
+
+  /**
+   * Closes each of {@code all}, every one even if an earlier one fails; then throws the first
+   * failure, with the later ones suppressed in it.
+   */
+  public static void closeAll(Iterable<? extends Closeable> all) throws IOException {
+    IOException failure = null;
+    for (Closeable c : all) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}
