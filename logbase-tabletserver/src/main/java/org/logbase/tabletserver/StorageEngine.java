@@ -139,7 +139,7 @@ public final class StorageEngine implements Closeable {
     this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().entries().stream()
         .map(TabletRegistry.Entry::groups).toList(), applier::watermark, options.config());
     this.segments = checkpoints.segments();
-    this.compaction = new TabletCompaction(fs, ids, store, options.config());
+    this.compaction = new TabletCompaction(fs, ids, reader, options.config());
   }
 
   /**

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -62,22 +63,38 @@ class CompactionModelTest {
   final Map<String, List<V>> s = new TreeMap<>();
   long horizon;
 
-  EngineOptions options(long txnRetentionMs) {
-    return EngineOptions.of(dir.toUri(), Config.of(Map.of(TabletCompaction.RETENTION_MS, Long.toString(RETENTION_MS),
-        TabletCompaction.TXN_RETENTION_MS, Long.toString(txnRetentionMs))), List.of())
-        .withClock(new HybridClock(wall::get));
+  EngineOptions options(long txnRetentionMs, Map<String, String> settings) {
+    Map<String, String> c = new HashMap<>(settings);
+    c.put(TabletCompaction.RETENTION_MS, Long.toString(RETENTION_MS));
+    c.put(TabletCompaction.TXN_RETENTION_MS, Long.toString(txnRetentionMs));
+    return EngineOptions.of(dir.toUri(), Config.of(c), List.of()).withClock(new HybridClock(wall::get));
   }
 
   @ParameterizedTest
   @ValueSource(longs = {0, 24 * 3600 * 1000})
   void readsAgreeWithTheModelBeforeAndAfterCompactionsAndRestarts(long txnRetentionMs) throws Exception {
+    run(txnRetentionMs, Map.of());
+  }
+
+  /**
+   * The same with the index read in chunks of a few versions (so a row's versions often span
+   * chunks), each chunk's records from the log in reads of a few records: dozens of chunks per
+   * compaction, merged in turn with the earlier segment. Every read must still agree with the model.
+   */
+  @Test
+  void readsAgreeWithTheModelWhenCompactionsReadTheIndexInManySmallChunks() throws Exception {
+    run(24 * 3600 * 1000, Map.of(TabletCompaction.CHUNK_BYTES, "800", TabletCompaction.READ_WINDOW_BYTES, "300"));
+  }
+
+  private void run(long txnRetentionMs, Map<String, String> settings) throws Exception {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     String why = "seed " + seed;
     List<Long> snapshots = new ArrayList<>();
     long bytesBefore = 0;
     for (int round = 0; round < 6; round++) {
-      try (StorageEngine e = StorageEngine.open(options(txnRetentionMs)); TxnManager txns = TxnManager.standalone(e)) {
+      try (StorageEngine e = StorageEngine.open(options(txnRetentionMs, settings));
+          TxnManager txns = TxnManager.standalone(e)) {
         Tablet t = e.openTablet(WHOLE);
         check(e, snapshots, random, why + " after opening, round " + round);
         for (int phase = 0; phase < 4; phase++) {
