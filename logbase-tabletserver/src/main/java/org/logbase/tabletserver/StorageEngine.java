@@ -105,7 +105,11 @@ public final class StorageEngine implements Closeable {
   private final RecordReader reader;
   private final RecordStore store;
   private final Checkpointer checkpointer;
-  private final Replay recovery;
+  /**
+   * What recovery did at open; the report only: the replay itself holds the indexes it built, which
+   * a compaction replaces, and would keep them reachable.
+   */
+  private final RecoveryReport recovery;
   private final RecordCache cache;
   private final TimestampSource clock;
   private final TabletLimits limits;
@@ -126,7 +130,7 @@ public final class StorageEngine implements Closeable {
     this.logConfig = LogConfig.from(options.config());
     this.files = files;
     this.checkpoints = checkpoints;
-    this.recovery = r.replay();
+    this.recovery = r.replay().report();
     this.clock = options.clock() != null ? options.clock() : new HybridClock();
     clock.observe(r.maxTimestamp());
     this.cache = RecordCaches.create(options.config());
@@ -707,7 +711,7 @@ public final class StorageEngine implements Closeable {
 
   /** What recovery did when this engine opened. */
   public RecoveryReport recoveryReport() {
-    return recovery.report();
+    return recovery;
   }
 
   /** What the latest tablet openings replayed (one report per replay of the log), oldest first. */
