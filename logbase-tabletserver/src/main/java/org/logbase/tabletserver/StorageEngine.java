@@ -106,10 +106,11 @@ public final class StorageEngine implements Closeable {
   private final RecordStore store;
   private final Checkpointer checkpointer;
   /**
-   * What recovery did at open; the report only: the replay itself holds the indexes it built, which
-   * a compaction replaces, and would keep them reachable.
+   * What recovery did at open, set once it ended (before the engine is handed out); the report
+   * only: the replay itself holds the indexes it built, which a compaction replaces, and would keep
+   * them reachable.
    */
-  private final RecoveryReport recovery;
+  private RecoveryReport recovery;
   private final RecordCache cache;
   private final TimestampSource clock;
   private final TabletLimits limits;
@@ -130,7 +131,6 @@ public final class StorageEngine implements Closeable {
     this.logConfig = LogConfig.from(options.config());
     this.files = files;
     this.checkpoints = checkpoints;
-    this.recovery = r.replay().report();
     this.clock = options.clock() != null ? options.clock() : new HybridClock();
     clock.observe(r.maxTimestamp());
     this.cache = RecordCaches.create(options.config());
@@ -178,6 +178,7 @@ public final class StorageEngine implements Closeable {
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()));
       engine = new StorageEngine(o, fs, files, ids, checkpoints, r);
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
+      engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {
         engine.openStarts(elsewhere, new ArrayList<>());
       }
