@@ -78,8 +78,9 @@ class CompactionModelTest {
 
   /**
    * The same with the index read in chunks of a few versions (so a row's versions often span
-   * chunks), each chunk's records from the log in reads of a few records: dozens of chunks per
-   * compaction, merged in turn with the earlier segment. Every read must still agree with the model.
+   * chunks), each chunk's records from the log in reads of a few records: 6 to 12 chunks per group
+   * and compaction (what was written since the last), merged in turn with the earlier segment.
+   * Every read must still agree with the model.
    */
   @Test
   void readsAgreeWithTheModelWhenCompactionsReadTheIndexInManySmallChunks() throws Exception {
