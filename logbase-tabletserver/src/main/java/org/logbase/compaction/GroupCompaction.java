@@ -8,9 +8,8 @@ import java.util.function.LongPredicate;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.schema.ColumnGroup;
-import org.logbase.log.LogRecord;
-import org.logbase.log.RecordType;
 import org.logbase.sorted.Compression;
+import org.logbase.sorted.EntryIterator;
 import org.logbase.sorted.SegmentIdentity;
 import org.logbase.sorted.SegmentOptions;
 import org.logbase.sorted.SegmentStats;
@@ -18,18 +17,15 @@ import org.logbase.sorted.SortedEntry;
 import org.logbase.sorted.SortedFormats;
 import org.logbase.sorted.SortedSegmentWriter;
 import org.logbase.tablet.GroupIndex;
-import org.logbase.tablet.GroupVersions;
-import org.logbase.tablet.RecordStore;
 import org.logbase.tablet.TabletDescriptor;
-import org.logbase.tablet.VersionCursor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Rewrites one (tablet, column group) into one new sorted segment: its versions in the tablet's
- * range from its index (all but the tail after the watermark) and from its segments, row by row
- * through {@link RowRetention}. Reads and writes go on meanwhile: the index is read through a
- * cursor, the segments are immutable.
+ * range from its index (all but the tail after the watermark) and from its segments ({@link
+ * GroupInput}), row by row through {@link RowRetention}. Reads and writes go on meanwhile: the index
+ * is read through a cursor, the log records it points at and the segments are immutable.
  */
 final class GroupCompaction {
   private static final Logger LOG = LoggerFactory.getLogger(GroupCompaction.class);
@@ -37,6 +33,9 @@ final class GroupCompaction {
   private static final long PROGRESS_NANOS = 10_000_000_000L;
   /** What was written. */
   record Result(Path path, long fileId, SegmentStats stats, long versionsIn, long bytesIn, long versionsOut) {}
+
+  /** How the index's versions are read: chunks of at most {@code chunkBytes}, log reads of at most {@code windowBytes}. */
+  record Reading(long chunkBytes, int windowBytes) {}
 
   private GroupCompaction() {}
 
@@ -46,30 +45,27 @@ final class GroupCompaction {
    * @return the segment written; null if no version survived (nothing written)
    */
   static Result run(FileSystem fs, Path path, long fileId, TabletDescriptor d, GroupIndex g, ColumnGroup group,
-      RecordStore store, LongPredicate tail, RowRetention retention, Throttle throttle) throws IOException {
+      ChunkReader reader, Reading reading, LongPredicate tail, RowRetention retention, Throttle throttle)
+      throws IOException {
     long started = System.nanoTime();
     long lastProgress = started;
     SegmentIdentity id = new SegmentIdentity(fileId, d.schema().id(), d.tabletId(), group.id());
-    VersionCursor c = GroupVersions.compactable(g, store, d.startKey(), d.endKey(), tail);
     long in = 0;
     long bytesIn = 0;
     long out = 0;
-    try (SortedSegmentWriter w = SortedFormats.current().create(fs, path, id,
-        SegmentOptions.defaults(Compression.valueOf(group.policy().compression().name())))) {
+    try (GroupInput input = new GroupInput(g, d.startKey(), d.endKey(), tail, reader, reading.chunkBytes(), throttle);
+        SortedSegmentWriter w = SortedFormats.current().create(fs, path, id,
+            SegmentOptions.defaults(Compression.valueOf(group.policy().compression().name())))) {
+      EntryIterator c = input.entries();
       List<SortedEntry> row = new ArrayList<>();
-      boolean more = c.next();
-      while (more) {
-        byte[] key = c.key().clone();
+      while (c.hasNext()) {
+        byte[] key = c.peek().rowKey();
         row.clear();
-        long rowBytes = 0;
-        while (more && Arrays.equals(c.key(), key)) {
-          SortedEntry e = entry(c);
+        while (c.hasNext() && Arrays.equals(c.peek().rowKey(), key)) {
+          SortedEntry e = c.next();
           row.add(e);
-          rowBytes += key.length + 16 + e.columns().stream().mapToLong(col -> col.name().length() + col.value().length).sum();
-          more = c.next();
+          bytesIn += ThrottledEntries.bytes(e);
         }
-        bytesIn += rowBytes;
-        throttle.acquire(rowBytes);
         long now = System.nanoTime();
         if (now - lastProgress > PROGRESS_NANOS) {
           LOG.info("compacting {}/{}: {} versions ({} bytes) read, {} written, {} s so far", d, group.name(), in,
@@ -82,16 +78,12 @@ final class GroupCompaction {
           out++;
         }
       }
+      LOG.info("compacting {}/{}: {} versions in, {} out, {} ms: {}", d, group.name(), in, out,
+          (System.nanoTime() - started) / 1_000_000, input.describe());
       if (out == 0) {
         return new Result(null, fileId, null, in, bytesIn, 0); // the writer's close deletes the empty file
       }
       return new Result(path, fileId, w.finish(), in, bytesIn, out);
     }
-  }
-
-  private static SortedEntry entry(VersionCursor c) throws IOException {
-    List<LogRecord.Column> columns = c.isTombstone() ? List.of() : c.columns();
-    return new SortedEntry(c.key().clone(), c.timestamp(), c.isTombstone() ? RecordType.TOMBSTONE : RecordType.DATA,
-        c.txnId(), columns);
   }
 }

@@ -13,8 +13,8 @@ import org.logbase.files.FileIds;
 import org.logbase.index.BLinkTree;
 import org.logbase.index.IndexCursor;
 import org.logbase.index.MultiVersionIndex;
+import org.logbase.log.RecordReader;
 import org.logbase.tablet.GroupIndex;
-import org.logbase.tablet.RecordStore;
 import org.logbase.tablet.SortedSegment;
 import org.logbase.tablet.SortedSegments;
 import org.logbase.tablet.TabletDescriptor;
@@ -38,18 +38,29 @@ public final class TabletCompaction {
   /** Bytes of versions a compaction reads per second at most (0: no limit). */
   public static final String THROUGHPUT = "compaction.throughput.bytes.per.sec";
   static final long DEFAULT_THROUGHPUT = 64L << 20;
+  /**
+   * Heap a compaction may fill with one chunk of the index's versions and their records' frames
+   * (estimated: frame and key bytes plus 80 per version). The index is read chunk by chunk, each
+   * chunk's records in log order.
+   */
+  public static final String CHUNK_BYTES = "compaction.chunk.bytes";
+  static final long DEFAULT_CHUNK_BYTES = 64L << 20;
+  /** At most this many bytes of log in one read of a chunk's records (several records, in log order). */
+  public static final String READ_WINDOW_BYTES = "compaction.read.window.bytes";
+  static final long DEFAULT_READ_WINDOW_BYTES = 4L << 20;
 
   private final FileSystem fs;
   private final FileIds ids;
-  private final RecordStore store;
+  private final RecordReader reader;
   private final long retentionMs;
   private final long txnRetentionMs;
   private final long bytesPerSecond;
+  private final GroupCompaction.Reading reading;
 
-  public TabletCompaction(FileSystem fs, FileIds ids, RecordStore store, Config config) {
+  public TabletCompaction(FileSystem fs, FileIds ids, RecordReader reader, Config config) {
     this.fs = fs;
     this.ids = ids;
-    this.store = store;
+    this.reader = reader;
     this.retentionMs = config.getLong(RETENTION_MS, DEFAULT_RETENTION_MS);
     this.txnRetentionMs = config.getLong(TXN_RETENTION_MS, DEFAULT_TXN_RETENTION_MS);
     this.bytesPerSecond = config.getBytes(THROUGHPUT, DEFAULT_THROUGHPUT);
@@ -57,6 +68,12 @@ public final class TabletCompaction {
       throw new IllegalArgumentException(RETENTION_MS + ", " + TXN_RETENTION_MS + " and " + THROUGHPUT
           + " must not be negative");
     }
+    long chunkBytes = config.getBytes(CHUNK_BYTES, DEFAULT_CHUNK_BYTES);
+    long windowBytes = config.getBytes(READ_WINDOW_BYTES, DEFAULT_READ_WINDOW_BYTES);
+    if (chunkBytes < 1 || chunkBytes > 1L << 30 || windowBytes < 1 || windowBytes > 1L << 30) {
+      throw new IllegalArgumentException(CHUNK_BYTES + " and " + READ_WINDOW_BYTES + " must be between 1 and 1g");
+    }
+    this.reading = new GroupCompaction.Reading(chunkBytes, (int) windowBytes);
   }
 
   /** The new segments, written; not yet in force. */
@@ -151,7 +168,8 @@ public final class TabletCompaction {
             txnRetentionMs);
         long id = ids.next();
         Path path = new Path(dir, String.format("sorted-%020d.lbs", id));
-        results.add(GroupCompaction.run(fs, path, id, d, g, group, store, tail, retention, throttle));
+        results.add(GroupCompaction.run(fs, path, id, d, g, group, new ChunkReader(reader, reading.windowBytes(), throttle),
+            reading, tail, retention, throttle));
       }
     } catch (IOException | RuntimeException e) {
       new Written(d, horizon, results, t0).abandon();

@@ -32,6 +32,24 @@ public final class RecordReader {
     return frame;
   }
 
+  /**
+   * Reads {@code buf.length} bytes of data file {@code file} from {@code offset}: several records at
+   * once, for a reader that goes through a file in order (compaction); {@link #decode} checks each.
+   */
+  public void readSpan(long file, long offset, byte[] buf) throws IOException {
+    files.readFully(file, offset, buf);
+  }
+
+  /**
+   * Checks and decodes the frame of {@code frameLength} bytes at {@code offset} in {@code buf}, read
+   * from {@code pointer} (named in the error if it fails).
+   *
+   * @throws CorruptRecordException if the bytes fail their CRC or do not parse
+   */
+  public LogRecord decode(byte[] buf, int offset, int frameLength, long pointer) {
+    return RecordCodec.decode(buf, offset, frameLength, new Where(pointer));
+  }
+
   /** Names a place in the log for an error message; the string is built only if one is needed. */
   private final class Where {
     private final long pointer;

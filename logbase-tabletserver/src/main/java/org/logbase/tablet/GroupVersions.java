@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.LongPredicate;
 import org.logbase.common.Closeables;
 import org.logbase.index.EntryOrder;
 import org.logbase.index.IndexCursor;
@@ -22,19 +21,10 @@ import org.logbase.sorted.SortedEntry;
 public final class GroupVersions {
   private GroupVersions() {}
 
-  /**
-   * What a compaction of the group rewrites: the versions of the rows in [start, end) in its
-   * segments and in its index, except index entries {@code tail} accepts (their pointers: records
-   * after the compaction's watermark, which stay in the index).
-   */
-  public static VersionCursor compactable(GroupIndex g, RecordStore store, byte[] start, byte[] end, LongPredicate tail) {
-    return ranged(g, new IndexVersions(g.index().range(start, end), store, tail), start, end);
-  }
-
   /** The versions of one row with timestamp at or below {@code asOf}, newest first. */
   static VersionCursor row(GroupIndex g, RecordStore store, byte[] key, long asOf) throws IOException {
     List<VersionCursor> all = new ArrayList<>();
-    all.add(new IndexVersions(g.index().versions(key, asOf), store, p -> false));
+    all.add(new IndexVersions(g.index().versions(key, asOf), store));
     for (SortedSegment s : g.segments()) {
       if (s.reader().mightContain(key)) {
         all.add(new SegmentVersions(s.reader().row(key, asOf)));
@@ -48,7 +38,7 @@ public final class GroupVersions {
    * read sequentially (close the cursor unless it is read to its end).
    */
   static VersionCursor range(GroupIndex g, RecordStore store, byte[] start, byte[] end) {
-    return ranged(g, new IndexVersions(g.index().range(start, end), store, p -> false), start, end);
+    return ranged(g, new IndexVersions(g.index().range(start, end), store), start, end);
   }
 
   /** {@code index} merged with the group's segments over [start, end). */
@@ -70,25 +60,20 @@ public final class GroupVersions {
   private static final class IndexVersions implements VersionCursor {
     private final IndexCursor c;
     private final RecordStore store;
-    private final LongPredicate skip;
     private byte[] key;
     private LogRecord record;
 
-    /** @param skip entries to pass over, by pointer */
-    IndexVersions(IndexCursor c, RecordStore store, LongPredicate skip) {
+    IndexVersions(IndexCursor c, RecordStore store) {
       this.c = c;
       this.store = store;
-      this.skip = skip;
     }
 
     @Override
     public boolean next() {
       record = null;
-      while (c.next()) {
-        if (!skip.test(c.pointer())) {
-          key = c.key();
-          return true;
-        }
+      if (c.next()) {
+        key = c.key();
+        return true;
       }
       key = null;
       return false;

@@ -106,7 +106,12 @@ public final class StorageEngine implements Closeable {
   private final RecordReader reader;
   private final RecordStore store;
   private final Checkpointer checkpointer;
-  private final Replay recovery;
+  /**
+   * What recovery did at open, set once it ended (before the engine is handed out); the report
+   * only: the replay itself holds the indexes it built, which a compaction replaces, and would keep
+   * them reachable.
+   */
+  private RecoveryReport recovery;
   private final RecordCache cache;
   private final TimestampSource clock;
   /** Snapshots of scans in progress: compactions keep what they read (with the clients' held ones). */
@@ -129,7 +134,6 @@ public final class StorageEngine implements Closeable {
     this.logConfig = LogConfig.from(options.config());
     this.files = files;
     this.checkpoints = checkpoints;
-    this.recovery = r.replay();
     this.clock = options.clock() != null ? options.clock() : new HybridClock();
     clock.observe(r.maxTimestamp());
     this.cache = RecordCaches.create(options.config());
@@ -142,7 +146,7 @@ public final class StorageEngine implements Closeable {
     this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().entries().stream()
         .map(TabletRegistry.Entry::groups).toList(), applier::watermark, options.config());
     this.segments = checkpoints.segments();
-    this.compaction = new TabletCompaction(fs, ids, store, options.config());
+    this.compaction = new TabletCompaction(fs, ids, reader, options.config());
   }
 
   /**
@@ -177,6 +181,7 @@ public final class StorageEngine implements Closeable {
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()));
       engine = new StorageEngine(o, fs, files, ids, checkpoints, r);
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
+      engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {
         engine.openStarts(elsewhere, new ArrayList<>());
       }
@@ -710,7 +715,7 @@ public final class StorageEngine implements Closeable {
 
   /** What recovery did when this engine opened. */
   public RecoveryReport recoveryReport() {
-    return recovery.report();
+    return recovery;
   }
 
   /** What the latest tablet openings replayed (one report per replay of the log), oldest first. */

@@ -29,7 +29,9 @@ public final class CompactingChild {
     URI root = URI.create(args[0]);
     CrashingFileSystem.Moment moment = CrashingFileSystem.Moment.valueOf(args[1]);
     Config config = Config.of(Map.of(Checkpointer.UPDATES, "100000000", Checkpointer.INTERVAL_MS, "100000000",
-        TabletCompaction.RETENTION_MS, "0", TabletCompaction.TXN_RETENTION_MS, "0"));
+        TabletCompaction.RETENTION_MS, "0", TabletCompaction.TXN_RETENTION_MS, "0",
+        // Chunks of about a hundred versions: a compaction reads the index in many.
+        TabletCompaction.CHUNK_BYTES, "48k"));
     EngineOptions o = EngineOptions.of(root, config, List.of()).withFileSystem(fs -> new CrashingFileSystem(fs, moment));
     try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.openTablet(CompactionCrashTest.WHOLE);

@@ -24,6 +24,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -86,10 +87,11 @@ class CompactionModelTest {
     hdfs.close();
   }
 
-  EngineOptions options(long txnRetentionMs) {
-    EngineOptions o = EngineOptions.of(root, Config.of(Map.of(TabletCompaction.RETENTION_MS,
-        Long.toString(RETENTION_MS), TabletCompaction.TXN_RETENTION_MS, Long.toString(txnRetentionMs))), List.of())
-        .withClock(new HybridClock(wall::get));
+  EngineOptions options(long txnRetentionMs, Map<String, String> settings) {
+    Map<String, String> c = new HashMap<>(settings);
+    c.put(TabletCompaction.RETENTION_MS, Long.toString(RETENTION_MS));
+    c.put(TabletCompaction.TXN_RETENTION_MS, Long.toString(txnRetentionMs));
+    EngineOptions o = EngineOptions.of(root, Config.of(c), List.of()).withClock(new HybridClock(wall::get));
     return root.getScheme().equals("hdfs") ? o.withHadoop(hdfs.conf()) : o;
   }
 
@@ -103,13 +105,30 @@ class CompactionModelTest {
   @MethodSource("cases")
   void readsAgreeWithTheModelBeforeAndAfterCompactionsAndRestarts(String fs, long txnRetentionMs) throws Exception {
     root = fs.equals("hdfs") ? hdfs.uri("/model-" + System.nanoTime()) : dir.toURI();
+    run(txnRetentionMs, Map.of());
+  }
+
+  /**
+   * The same with the index read in chunks of a few versions (so a row's versions often span
+   * chunks), each chunk's records from the log in reads of a few records: 6 to 12 chunks per group
+   * and compaction (what was written since the last), merged in turn with the earlier segment.
+   * Every read must still agree with the model.
+   */
+  @Test
+  void readsAgreeWithTheModelWhenCompactionsReadTheIndexInManySmallChunks() throws Exception {
+    root = dir.toURI();
+    run(24 * 3600 * 1000, Map.of(TabletCompaction.CHUNK_BYTES, "800", TabletCompaction.READ_WINDOW_BYTES, "300"));
+  }
+
+  private void run(long txnRetentionMs, Map<String, String> settings) throws Exception {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     String why = "seed " + seed;
     List<Long> snapshots = new ArrayList<>();
     long bytesBefore = 0;
     for (int round = 0; round < 6; round++) {
-      try (StorageEngine e = StorageEngine.open(options(txnRetentionMs)); TxnManager txns = TxnManager.standalone(e)) {
+      try (StorageEngine e = StorageEngine.open(options(txnRetentionMs, settings));
+          TxnManager txns = TxnManager.standalone(e)) {
         Tablet t = e.openTablet(WHOLE);
         check(e, snapshots, random, why + " after opening, round " + round);
         for (int phase = 0; phase < 4; phase++) {

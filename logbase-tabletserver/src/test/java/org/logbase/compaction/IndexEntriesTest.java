@@ -1,0 +1,146 @@
+package org.logbase.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.logbase.files.FileRegistry;
+import org.logbase.index.BLinkTree;
+import org.logbase.index.IndexCursor;
+import org.logbase.log.LogFileSystems;
+import org.logbase.log.LogPointer;
+import org.logbase.log.LogRecord;
+import org.logbase.log.RecordCodec;
+import org.logbase.log.RecordReader;
+import org.logbase.log.RecordType;
+import org.logbase.sorted.SortedEntry;
+
+/**
+ * A compaction's index input read in chunks against the same index read one record at a time: two
+ * log files of frames in shuffled key order, with frames no index names in between (other tablets'
+ * records, transactions' decisions), some tombstones and transactions' versions, and a tail left out.
+ * Whatever the chunk and read sizes, the versions must be the index's, in entry order, each with its
+ * record's columns and transaction.
+ */
+class IndexEntriesTest {
+  private static final int KEYS = 120;
+  private static final int VERSIONS = 3;
+
+  @TempDir Path dir;
+  private final BLinkTree index = new BLinkTree();
+  private final Set<Long> tail = new HashSet<>();
+  private FileRegistry files;
+  private RecordReader reader;
+
+  @BeforeEach
+  void writeTheLog() throws IOException {
+    FileSystem fs = LogFileSystems.open(URI.create("file:///"), new Configuration());
+    files = new FileRegistry(fs, 4);
+    reader = new RecordReader(files);
+    List<LogRecord> versions = new ArrayList<>();
+    Random random = new Random(42);
+    for (int k = 0; k < KEYS; k++) {
+      byte[] key = String.format("key%04d", k).getBytes(StandardCharsets.UTF_8);
+      for (int v = 0; v < VERSIONS; v++) {
+        long ts = 1000 + v;
+        long txn = random.nextInt(4) == 0 ? 5000 + k : 0;
+        if (random.nextInt(8) == 0) {
+          versions.add(LogRecord.tombstone(ts, txn, 1, 0, 0, key));
+        } else {
+          byte[] value = new byte[random.nextInt(200)];
+          random.nextBytes(value);
+          versions.add(LogRecord.data(ts, txn, 1, 0, 0, key, List.of(new LogRecord.Column("v", value))));
+        }
+      }
+    }
+    Collections.shuffle(versions, random);
+    int half = versions.size() / 2;
+    writeFile(fs, 7, versions.subList(0, half), random);
+    writeFile(fs, 9, versions.subList(half, versions.size()), random);
+  }
+
+  /** Frames of {@code versions} in file {@code id}, indexed, with frames nobody indexes among them. */
+  private void writeFile(FileSystem fs, long id, List<LogRecord> versions, Random random) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(new byte[24]); // where a segment's header would be
+    long lsn = 1;
+    for (LogRecord r : versions) {
+      if (random.nextInt(3) == 0) {
+        byte[] other = random.nextBoolean() ? RecordCodec.encode(LogRecord.commit(77, 77))
+            : RecordCodec.encode(LogRecord.data(5, 0, 2, 0, 0, r.key(), List.of(new LogRecord.Column("x", new byte[300]))));
+        RecordCodec.seal(other, lsn++);
+        out.write(other);
+      }
+      byte[] frame = RecordCodec.encode(r);
+      RecordCodec.seal(frame, lsn++);
+      long pointer = LogPointer.pointer(id, out.size());
+      int meta = LogPointer.meta(frame.length, r.type() == RecordType.TOMBSTONE ? LogPointer.FLAG_TOMBSTONE : 0);
+      out.write(frame);
+      index.put(r.key(), r.timestamp(), pointer, meta);
+      if (random.nextInt(10) == 0) {
+        tail.add(pointer);
+      }
+    }
+    Path file = dir.resolve("seg-" + id + ".log");
+    Files.write(file, out.toByteArray());
+    files.register(id, new org.apache.hadoop.fs.Path(file.toUri()));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"1, 1", "700, 300", "3000, 4096", "1000000000, 4194304", "20000, 1"})
+  void chunkedReadsGiveTheIndexsVersionsInEntryOrder(long chunkBytes, int windowBytes) throws IOException {
+    List<SortedEntry> expected = new ArrayList<>();
+    for (IndexCursor c = index.range(null, null); c.next(); ) {
+      if (!tail.contains(c.pointer())) {
+        LogRecord r = reader.read(c.pointer(), LogPointer.frameLength(c.meta()));
+        boolean tombstone = LogPointer.isTombstone(c.meta());
+        expected.add(new SortedEntry(c.key(), c.timestamp(), tombstone ? RecordType.TOMBSTONE : RecordType.DATA,
+            r.txnId(), tombstone ? List.of() : r.columns()));
+      }
+    }
+    ChunkReader chunks = new ChunkReader(reader, windowBytes, new Throttle(0));
+    IndexEntries entries = new IndexEntries(new IndexChunks(index.range(null, null), tail::contains, chunkBytes),
+        chunks);
+    List<SortedEntry> got = new ArrayList<>();
+    while (entries.hasNext()) {
+      got.add(entries.next());
+    }
+    assertEquals(expected, got);
+    // Each chunk within the bound (or one version alone), and as many as the bound asks for.
+    IndexChunks bounded = new IndexChunks(index.range(null, null), tail::contains, chunkBytes);
+    int chunkCount = 0;
+    long total = 0;
+    for (List<IndexChunks.Pointer> c = bounded.next(); !c.isEmpty(); c = bounded.next()) {
+      long bytes = c.stream().mapToLong(IndexChunks.Pointer::cost).sum();
+      assertTrue(bytes <= chunkBytes || c.size() == 1, "a chunk of " + bytes + " bytes");
+      chunkCount++;
+      total += bytes;
+    }
+    assertEquals(chunkCount, entries.chunksRead());
+    assertTrue(chunkCount >= Math.min(expected.size(), total / chunkBytes), chunkCount + " chunks of " + total + " bytes");
+    if (windowBytes == 1) {
+      assertEquals(expected.size(), chunks.reads(), "one read per record");
+    }
+    if (chunkBytes >= 1_000_000_000) {
+      assertEquals(1, entries.chunksRead());
+      assertEquals(2, chunks.reads(), "one read per file: the gaps are small");
+    }
+  }
+}
