@@ -11,6 +11,7 @@ import org.logbase.common.LogBaseException;
 import org.logbase.common.TableNotFoundException;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
+import org.logbase.common.rpc.RpcErrors;
 import org.logbase.common.schema.StoragePolicy;
 import org.logbase.rpc.AddColumnGroupRequest;
 import org.logbase.rpc.BalancerRequest;
@@ -51,10 +52,14 @@ public final class Admin {
    */
   public TableDescription createTable(TableDefinition definition, byte[]... splitKeys) {
     // One id for all attempts: a create sent again after a master failover finds the table it made.
+    String requestId = UUID.randomUUID().toString();
     CreateTableRequest.Builder request = CreateTableRequest.newBuilder()
-        .setSpec(SchemaProtos.toProto(definition.schema())).setRequestId(UUID.randomUUID().toString());
+        .setSpec(SchemaProtos.toProto(definition.schema())).setRequestId(requestId);
     Arrays.stream(splitKeys).map(ByteString::copyFrom).forEach(request::addSplitKeys);
-    return changeTable(definition.name(), "create table", stub -> stub.createTable(request.build()));
+    TableDescription d = Protos.description(callOnce("create table '" + Echo.of(definition.name()) + "'", requestId,
+        "describe the table", stub -> stub.createTable(request.build())));
+    locations.forget(definition.name());
+    return d;
   }
 
   /** Adds a column group to a table; its columns must be new to the table. */
@@ -101,9 +106,9 @@ public final class Admin {
   /** Drops a table and its data. */
   public void dropTable(String table) {
     // One id for all attempts: a drop sent again after a master failover finds it was done.
-    DropTableRequest request = DropTableRequest.newBuilder().setName(table).setRequestId(UUID.randomUUID().toString())
-        .build();
-    call("drop table '" + Echo.of(table) + "'", stub -> stub.dropTable(request));
+    String requestId = UUID.randomUUID().toString();
+    DropTableRequest request = DropTableRequest.newBuilder().setName(table).setRequestId(requestId).build();
+    callOnce("drop table '" + Echo.of(table) + "'", requestId, "list the tables", stub -> stub.dropTable(request));
     locations.forget(table);
   }
 
@@ -165,13 +170,14 @@ public final class Admin {
    */
   public TabletMove moveTablet(String table, int tabletId, String server) {
     // One id for all attempts: a move sent again after a master failover finishes or finds its own.
+    String requestId = UUID.randomUUID().toString();
     MoveTabletRequest.Builder request = MoveTabletRequest.newBuilder().setTable(table).setTabletId(tabletId)
-        .setRequestId(UUID.randomUUID().toString());
+        .setRequestId(requestId);
     if (server != null) {
       request.setServerId(server);
     }
-    MoveTabletResponse r = call("move tablet " + tabletId + " of table '" + Echo.of(table) + "'",
-        stub -> stub.moveTablet(request.build()));
+    MoveTabletResponse r = callOnce("move tablet " + tabletId + " of table '" + Echo.of(table) + "'", requestId,
+        "describe the table", stub -> stub.moveTablet(request.build()));
     locations.forget(table);
     return new TabletMove(table, tabletId, r.getFromServer(), r.getToServer(), r.getUnavailableMs());
   }
@@ -182,13 +188,14 @@ public final class Admin {
    * clients wait for them like for a move).
    */
   public TabletSplit splitTablet(String table, int tabletId, byte[] key) {
+    String requestId = UUID.randomUUID().toString();
     SplitRequest.Builder request = SplitRequest.newBuilder().setTable(table).setTabletId(tabletId)
-        .setRequestId(UUID.randomUUID().toString());
+        .setRequestId(requestId);
     if (key != null) {
       request.setSplitKey(ByteString.copyFrom(key));
     }
-    SplitResponse r = call("split tablet " + tabletId + " of table '" + Echo.of(table) + "'",
-        stub -> stub.splitTablet(request.build()));
+    SplitResponse r = callOnce("split tablet " + tabletId + " of table '" + Echo.of(table) + "'", requestId,
+        "describe the table", stub -> stub.splitTablet(request.build()));
     locations.forget(table);
     return new TabletSplit(table, tabletId, r.getLeftId(), r.getRightId(), r.getSplitKey().toByteArray(),
         r.getServerId());
@@ -235,6 +242,27 @@ public final class Admin {
   private <T> T call(String what, Function<MasterServiceBlockingStub, T> call) {
     Deadline deadline = settings.newDeadline();
     return master.call(what, deadline, call);
+  }
+
+  /**
+   * A call that changes something and carries a request id. Retried until the deadline, its last
+   * failure is only the last of its attempts' (a master killed, say), while another attempt may
+   * have reached a master that did the work: so that case says the outcome is not known, and how to
+   * find it out, instead of reporting the last attempt's error as if nothing was done.
+   */
+  private <T> T callOnce(String what, String requestId, String check, Function<MasterServiceBlockingStub, T> call) {
+    try {
+      return call(what, call);
+    } catch (ZooKeeperUnreachableException neverSent) {
+      throw neverSent;
+    } catch (LogBaseException e) {
+      if (!RpcErrors.isRetriable(e)) {
+        throw e;
+      }
+      throw new LogBaseException(what + ": no answer from an active master within rpc.deadline.ms ("
+          + settings.deadlineMs() + " ms); it may have been done all the same (request " + requestId + "): "
+          + check + " to see. The last attempt failed with: " + e.getMessage(), e);
+    }
   }
 
   private static TableName name(String table) {
