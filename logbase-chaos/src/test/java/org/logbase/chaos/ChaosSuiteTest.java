@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -15,13 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
  * snapshot reads that do not wait for committing writers) must be caught.
  */
 class ChaosSuiteTest {
-  @TempDir Path dir;
+  /** Kept when a test fails: the run's process logs, history and nemesis log are the evidence. */
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
   final PrintStream out = System.out;
 
   @Test
   void threeMinutesOfEveryFaultLeaveNoAnomaly() throws Exception {
     Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "180", "--faults", "all").run();
-    assertTrue(r.problems().isEmpty(), "anomalies: " + r.problems());
+    assertTrue(r.problems().isEmpty(), "anomalies: " + r.problems() + " (run directory kept: " + dir + ")");
     assertTrue(r.serverKills() >= 5, "the nemesis killed servers: " + r.faults());
     assertTrue(r.faults().keySet().stream().filter(f -> !f.killsServer()).count() >= 2,
         "other faults were injected too: " + r.faults());
