@@ -64,8 +64,10 @@ final class Balancer {
 
   /** One pass; returns the number of tablets moved. */
   int pass() throws Exception {
-    moves.resumePending();
-    splits.resumePending();
+    // One read of the metadata to find what was left pending; each is read again before it is touched.
+    List<TableMeta> all = tables.all();
+    moves.resumePending(all);
+    splits.resumePending(all);
     splitGrown();
     int moved = 0;
     while (moved < MAX_MOVES_PER_PASS && active.getAsBoolean()) {

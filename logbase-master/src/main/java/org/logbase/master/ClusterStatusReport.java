@@ -24,13 +24,11 @@ final class ClusterStatusReport {
   private final ServerLoads loads;
   private final DrainingServers draining;
   private final BalancerSwitch balancer;
-  private final TabletMoves moves;
 
   ClusterStatusReport(MasterElection election, LiveServers liveServers, TableStore tables, ServerLoads loads,
-      DrainingServers draining, BalancerSwitch balancer, TabletMoves moves) {
+      DrainingServers draining, BalancerSwitch balancer) {
     this.draining = draining;
     this.balancer = balancer;
-    this.moves = moves;
     this.election = election;
     this.liveServers = liveServers;
     this.tables = tables;
@@ -59,7 +57,7 @@ final class ClusterStatusReport {
         .addAllMasters(election.participants())
         .setTables(all.size())
         .setBalancerEnabled(balancer.enabled())
-        .addAllMovesInProgress(moves.inProgress());
+        .addAllMovesInProgress(TabletMoves.inProgress(all));
     Set<String> drains = draining.read();
     for (String id : serverIds) {
       ServerLoads.Report reported = loads.latest(id).orElse(null);

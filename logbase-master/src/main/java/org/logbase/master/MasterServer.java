@@ -117,7 +117,7 @@ public final class MasterServer implements AutoCloseable {
         new TableCatalog(tables, new TableIdCounter(zk, paths), liveServers, draining, commands,
             TableLimits.from(config), failover.lock(), new DoneDrops(zk, paths)),
         reconciler, loads,
-        new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch, moves), oracle,
+        new ClusterStatusReport(election, liveServers, tables, loads, draining, balancerSwitch), oracle,
         TABLET_COMMAND_DEADLINE, blockingCalls, new ClusterAdmin(tables, liveServers, draining, balancerSwitch, moves, splits),
         new TableCompactions(tables, liveServers, tabletServers), snapshots);
     balancer = new Balancer(tables, liveServers, draining, balancerSwitch, moves, splits, loads, BalancePlanner.from(config),

@@ -73,9 +73,9 @@ final class TabletMoves {
   }
 
   /** The moves and splits recorded as under way, as "table/id from -> to" and "table/id splitting on ...". */
-  List<String> inProgress() throws Exception {
+  static List<String> inProgress(List<TableMeta> all) {
     List<String> out = new ArrayList<>();
-    for (TableMeta meta : tables.all()) {
+    for (TableMeta meta : all) {
       for (TabletLocation t : meta.getTabletsList()) {
         String name = TableMetas.tabletName(meta.getSpec().getName(), t.getTablet().getTabletId());
         if (t.hasMove()) {
@@ -125,10 +125,15 @@ final class TabletMoves {
     }
   }
 
-  /** Finishes (or rolls back) every move left pending by a master that died; returns how many. */
-  int resumePending() throws Exception {
+  /**
+   * Finishes (or rolls back) every move left pending by a master that died; returns how many.
+   *
+   * @param all the tables as read at the start of the pass: a tablet found with an intent there is
+   *     read again under the lock before anything is done
+   */
+  int resumePending(List<TableMeta> all) throws Exception {
     int done = 0;
-    for (TableMeta meta : tables.all()) {
+    for (TableMeta meta : all) {
       for (TabletLocation t : meta.getTabletsList()) {
         if (!t.hasMove()) {
           continue;

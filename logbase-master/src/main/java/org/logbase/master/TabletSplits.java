@@ -103,11 +103,17 @@ final class TabletSplits {
     }
   }
 
-  /** Finishes every split left pending (by a master or a server that died mid-split); returns how many. */
-  int resumePending() throws Exception {
+  /**
+   * Finishes every split left pending (by a master or a server that died mid-split); returns how
+   * many.
+   *
+   * @param all the tables as read at the start of the pass (a tablet found with an intent is read
+   *     again under the lock)
+   */
+  int resumePending(List<TableMeta> all) throws Exception {
     int done = 0;
     Map<String, String> live = null; // read once a pass, and only when a split is pending
-    for (TableMeta meta : tables.all()) {
+    for (TableMeta meta : all) {
       for (TabletLocation t : meta.getTabletsList()) {
         if (!t.hasSplit()) {
           continue;
