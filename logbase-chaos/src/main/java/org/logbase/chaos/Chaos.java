@@ -28,6 +28,7 @@ import org.logbase.chaos.history.Txn;
 import org.logbase.chaos.nemesis.Fault;
 import org.logbase.chaos.nemesis.Nemesis;
 import org.logbase.chaos.workload.Bank;
+import org.logbase.chaos.workload.BankLedger;
 import org.logbase.chaos.workload.ChaosClient;
 import org.logbase.chaos.workload.Counter;
 import org.logbase.chaos.workload.ListAppend;
@@ -298,6 +299,14 @@ public final class Chaos implements Callable<Integer> {
         recorder.failedSnapshots(), wrong.size(), last.sum(), bank.total(), last.accountsSeen());
     if (!wrong.isEmpty()) {
       problems.add(wrong.size() + " bank snapshots wrong, first: " + wrong.get(0) + " (total " + bank.total() + ")");
+    }
+    BankLedger.Findings ledger = BankLedger.read(client, bank);
+    say("bank ledger: %d account versions read; %d commits whose changes do not sum to zero%s", ledger.versionsRead(),
+        ledger.unbalanced().size(), ledger.badLoads().isEmpty() ? "" : "; loads wrong: " + ledger.badLoads());
+    ledger.unbalanced().stream().limit(20).forEach(c -> say("  unbalanced %s", c));
+    if (!ledger.unbalanced().isEmpty() || !ledger.badLoads().isEmpty()) {
+      problems.add("bank ledger: " + ledger.unbalanced().size() + " unbalanced commits, " + ledger.badLoads().size()
+          + " wrong loads (see above)");
     }
   }
 

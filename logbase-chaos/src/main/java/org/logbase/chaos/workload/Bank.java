@@ -35,6 +35,10 @@ public final class Bank {
     return accounts * initial;
   }
 
+  public long initial() {
+    return initial;
+  }
+
   public int accounts() {
     return accounts;
   }
@@ -109,6 +113,10 @@ public final class Bank {
     if (r == null || r.value(BALANCE) == null) {
       throw new IllegalStateException("account " + account + " has no balance");
     }
-    return Long.parseLong(new String(r.value(BALANCE), StandardCharsets.UTF_8));
+    return decode(r.value(BALANCE));
+  }
+
+  static long decode(byte[] balance) {
+    return Long.parseLong(new String(balance, StandardCharsets.UTF_8));
   }
 }
