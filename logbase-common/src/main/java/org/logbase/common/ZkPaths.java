@@ -101,6 +101,18 @@ public final class ZkPaths {
     return drops() + "/" + requestId;
   }
 
+  /**
+   * Sealed log segments: a persistent child per segment whose writer is gone, named by its file id
+   * (20 digits), holding the length every reader stops at (an i64).
+   */
+  public String logSeals() {
+    return root + "/log-seals";
+  }
+
+  public String logSeal(long segment) {
+    return logSeals() + "/" + String.format("%020d", segment);
+  }
+
   /** Whether the master's balancer runs: "on" or "off" (absent: on). */
   public String balancer() {
     return root + "/balancer";

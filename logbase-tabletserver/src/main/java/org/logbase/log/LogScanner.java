@@ -43,16 +43,17 @@ public final class LogScanner {
   public static Result scan(
       FileSystem fs, Path dir, LogPosition from, LogPosition to, int maxFrameBytes, Consumer<LogDamage> damage,
       RecordSink sink) throws IOException {
-    return scan(fs, dir, from, to, maxFrameBytes, damage, SegmentScanner.RowFilter.ALL, sink);
+    return scan(fs, dir, from, to, maxFrameBytes, damage, SegmentScanner.RowFilter.ALL, LogSeals.NONE, sink);
   }
 
   /**
    * Like {@link #scan(FileSystem, Path, LogPosition, LogPosition, int, Consumer, RecordSink)}, handing
-   * the sink only the row versions {@code filter} wants (and every record that is not a row version).
+   * the sink only the row versions {@code filter} wants (and every record that is not a row version),
+   * and reading no segment past the length it is sealed at in {@code seals}.
    */
   public static Result scan(
       FileSystem fs, Path dir, LogPosition from, LogPosition to, int maxFrameBytes, Consumer<LogDamage> damage,
-      SegmentScanner.RowFilter filter, RecordSink sink) throws IOException {
+      SegmentScanner.RowFilter filter, LogSeals seals, RecordSink sink) throws IOException {
     List<Long> segments = SegmentFiles.list(fs, dir);
     long count = 0;
     long skipped = 0;
@@ -70,6 +71,10 @@ public final class LogScanner {
       long offset = seg == from.segment() ? from.offset() : 0;
       read++;
       long end = to != null && seg == to.segment() ? to.offset() : Long.MAX_VALUE;
+      long sealed = seals.sealedLength(seg);
+      if (sealed != LogSeals.UNSEALED) {
+        end = Math.min(end, sealed);
+      }
       try (SegmentScanner s = SegmentScanner.open(fs, dir, seg, offset, end, maxFrameBytes, damage, filter)) {
         AppendedRecord r;
         while ((r = s.next()) != null) {

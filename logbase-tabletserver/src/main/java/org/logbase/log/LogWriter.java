@@ -135,7 +135,6 @@ public final class LogWriter implements Closeable {
       Listener listener) throws IOException {
     fs.mkdirs(dir);
     LogWriter w = new LogWriter(fs, dir, config, firstLsn, ids, created, listener);
-    w.log.open();
     w.acker.start();
     w.thread.start();
     return w;

@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
  * The sequence of segment files of one log, written by one thread: it numbers records (LSNs),
  * writes a batch of frames to the current segment and flushes once, rolls to a new segment when the
  * current one is full, and writes a batch whose write or flush failed once more, whole, on a new
- * segment (same LSNs: replay skips the duplicates). Every incarnation starts a new segment:
- * segments of an earlier one are never appended to.
+ * segment (same LSNs: replay skips the duplicates). Every incarnation starts a new segment with its
+ * first batch, not before: segments of an earlier one are never appended to, and a server creates
+ * no segment before it has registered, which sealing a dead server's log relies on
+ * ({@link org.logbase.recovery.LogRecovery#seal}).
  */
 final class SegmentedLog implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SegmentedLog.class);
@@ -61,11 +63,6 @@ final class SegmentedLog implements Closeable {
     this.created = created;
   }
 
-  /** Opens the first segment. */
-  void open() throws IOException {
-    current = createNext();
-  }
-
   /**
    * Writes one batch (each element: one caller's records and their encoded frames) and flushes once;
    * on failure writes it again on a new segment.
@@ -84,6 +81,9 @@ final class SegmentedLog implements Closeable {
     nextLsn += count;
     Written w;
     try {
+      if (current == null) {
+        current = createNext(); // the first batch (or the first after a roll that failed)
+      }
       w = writeAndFlush(records, frames, firstLsn, count, sync);
     } catch (IOException first) {
       LOG.warn("writing {} records to segment {} failed; retrying them on a new segment", count, segmentNumber(), first);
@@ -138,7 +138,7 @@ final class SegmentedLog implements Closeable {
       current = createNext();
       rolls++;
     } catch (IOException e) {
-      // The next batch finds no open segment and goes through the retry path.
+      // The next batch finds no open segment and opens one first.
       LOG.warn("opening segment {} failed; the next write will retry", lastSegment, e);
     }
     // Closing an HDFS file waits for the NameNode to see its last block (up to ~0.4 s); everything

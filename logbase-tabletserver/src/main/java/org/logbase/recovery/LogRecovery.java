@@ -8,13 +8,14 @@ import org.apache.hadoop.fs.Path;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
+import org.logbase.log.LogSeals;
 import org.logbase.log.SegmentFiles;
 import org.logbase.log.SegmentScanner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A server's recovery on start: fences its log, replays it to the end for the tablets whose tails
+ * A server's recovery on start: fences and seals its log, replays it to the end for the tablets whose tails
  * are in it ({@link Replay}), and finds where the log continues (next LSN, the first file id a new
  * segment may have). Tablets opened later are rebuilt by a {@link Replay} of their own, which the
  * storage engine joins to the live path.
@@ -32,25 +33,47 @@ public final class LogRecovery {
 
   private LogRecovery() {}
 
-  /** Fences the log in {@code logDir} (a previous incarnation may hold its last segment open). */
-  public static List<Long> fence(FileSystem fs, Path logDir) throws IOException {
-    List<Long> segments = SegmentFiles.list(fs, logDir);
+  /**
+   * Fences and seals a log whose writer is gone, given its segments as listed before the caller
+   * learnt that: on HDFS the lease of every segment is recovered (a writer that was only paused can
+   * never flush into them again), and on any file system the newest segment is sealed at its length
+   * ({@link LogSeals}), so that this reader and every later one stop there. Listing first matters:
+   * a server's next incarnation creates its first segment only after it registered, so a segment
+   * listed while the server was not registered is its dead incarnation's.
+   *
+   * @return the length the newest segment is sealed at (this one or an earlier reader's), or -1 for a
+   *     log without segments
+   */
+  public static long seal(FileSystem fs, Path logDir, List<Long> segments, LogSeals seals) throws IOException {
     for (long s : segments) {
       LogFileSystems.fence(fs, SegmentFiles.path(logDir, s), FENCE_TIMEOUT);
     }
-    return segments;
+    if (segments.isEmpty()) {
+      return -1;
+    }
+    long newest = segments.get(segments.size() - 1);
+    long length = fs.getFileStatus(SegmentFiles.path(logDir, newest)).getLen();
+    long sealed = seals.seal(newest, length);
+    if (sealed != length) {
+      LOG.info("segment {} of {} was sealed at {} bytes before (it has {} now)", newest, logDir, sealed, length);
+    } else {
+      LOG.info("sealed segment {} of {} at {} bytes", newest, logDir, sealed);
+    }
+    return sealed;
   }
 
   /**
-   * Recovers a server's log on start: fences it, runs the replay to the end of the log, and finds
-   * where the log continues.
+   * Recovers a server's log on start: fences and seals it (a previous incarnation, dead or only
+   * paused, may hold its last segment open), runs the replay to the end of the log, and finds where
+   * the log continues.
    *
    * @param replay the tablets whose tails are in this log, checkpoints loaded
    * @param anyTablets whether the replay has tablets (without, the log's last LSN is read directly)
    */
-  public static Result recover(FileSystem fs, Path logDir, Replay replay, boolean anyTablets, LogConfig config)
-      throws IOException {
-    List<Long> segments = fence(fs, logDir);
+  public static Result recover(FileSystem fs, Path logDir, Replay replay, boolean anyTablets, LogConfig config,
+      LogSeals seals) throws IOException {
+    List<Long> segments = SegmentFiles.list(fs, logDir);
+    seal(fs, logDir, segments, seals);
     replay.scanTo(null);
     LOG.info("{}", replay.report());
     long[] tail = anyTablets ? new long[] {0, 0} : lastLsnAndTimestamp(fs, logDir, segments, config);

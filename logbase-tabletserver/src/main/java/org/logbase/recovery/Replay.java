@@ -12,6 +12,7 @@ import org.logbase.log.LogConfig;
 import org.logbase.log.LogDamage;
 import org.logbase.log.LogPosition;
 import org.logbase.log.LogScanner;
+import org.logbase.log.LogSeals;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier;
 import org.logbase.tablet.KeyRanges;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * the replay ends exactly where the live path goes on and no decision falls between the two.
  *
  * <p>Records go to the tablet whose key range holds their row key ({@link KeyRanges}), whichever
- * tablet wrote them. Records of transactions without a COMMIT never enter an index. {@link #undecided} hands back
+ * tablet wrote them. No segment is read past the length it is sealed at ({@link LogSeals}): every
+ * replay of a log whose writer is gone ends where the first one did. Records of transactions without
+ * a COMMIT never enter an index. {@link #undecided} hands back
  * those that were prepared (their rows in these tablets), to be restored as locks; the rest were
  * never acknowledged and are dropped.
  */
@@ -44,6 +47,7 @@ public final class Replay {
   private final FileSystem fs;
   private final Path logDir;
   private final LogConfig config;
+  private final LogSeals seals;
   private final Map<TabletId, GroupIndex[]> indexes;
   private final KeyRanges<GroupIndex[]> ranges;
   private final IndexApplier applier;
@@ -63,9 +67,10 @@ public final class Replay {
   private long undecidedDropped;
   private boolean ended;
 
-  private Replay(FileSystem fs, Path logDir, LogConfig config, List<TabletCheckpoints.Start> starts,
+  private Replay(FileSystem fs, Path logDir, LogConfig config, LogSeals seals, List<TabletCheckpoints.Start> starts,
       List<String> problems, long checkpointMillis) {
     this.fs = fs;
+    this.seals = seals;
     this.logDir = logDir;
     this.config = config;
     this.indexes = new HashMap<>();
@@ -95,38 +100,20 @@ public final class Replay {
   }
 
   /**
-   * Loads the newest usable checkpoint of every tablet; the redo then starts at the oldest position
-   * they cover in {@code logDir} (the start of the log for a tablet without a checkpoint).
-   *
-   * @param useCheckpoints false starts every index empty (benchmarks compare the two)
-   * @throws IllegalArgumentException if a tablet's tail is in another log than {@code logDir}
-   */
-  public static Replay fromCheckpoints(FileSystem fs, Path logDir, TabletCheckpoints checkpoints,
-      List<TabletDescriptor> tablets, LogConfig config, boolean useCheckpoints) throws IOException {
-    long t0 = System.nanoTime();
-    List<String> problems = new ArrayList<>();
-    List<TabletCheckpoints.Start> starts = new ArrayList<>();
-    for (TabletDescriptor t : tablets) {
-      starts.add(checkpoints.load(t, useCheckpoints, problems::add));
-    }
-    return of(fs, logDir, config, starts, problems, (System.nanoTime() - t0) / 1_000_000);
-  }
-
-  /**
    * A replay of {@code logDir} for tablets whose checkpoints are loaded already; each tablet's tail
    * must be in that log.
    *
    * @param problems what loading the checkpoints met (reported with the replay)
    */
-  public static Replay of(FileSystem fs, Path logDir, LogConfig config, List<TabletCheckpoints.Start> starts,
-      List<String> problems, long checkpointMillis) {
+  public static Replay of(FileSystem fs, Path logDir, LogConfig config, LogSeals seals,
+      List<TabletCheckpoints.Start> starts, List<String> problems, long checkpointMillis) {
     for (TabletCheckpoints.Start s : starts) {
       if (!fs.makeQualified(s.logDir()).equals(fs.makeQualified(logDir))) {
         throw new IllegalArgumentException("tablet " + s.tablet() + " continues in " + s.logDir() + ", not " + logDir);
       }
     }
     problems.forEach(p -> LOG.warn("{}", p));
-    return new Replay(fs, logDir, config, starts, problems, checkpointMillis);
+    return new Replay(fs, logDir, config, seals, starts, problems, checkpointMillis);
   }
 
   /**
@@ -142,7 +129,7 @@ public final class Replay {
     }
     long t0 = System.nanoTime();
     LogScanner.Result scan = LogScanner.scan(fs, logDir, next, to, config.maxFrameBytes(), this::report,
-        (table, key) -> ranges.find(table, key) != null, applier::apply);
+        (table, key) -> ranges.find(table, key) != null, seals, applier::apply);
     records += scan.records();
     skipped += scan.skipped();
     bytes += scan.bytes();

@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.logbase.common.Config;
 import org.logbase.files.FileIds;
+import org.logbase.log.LogSeals;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TimestampSource;
 
@@ -25,12 +26,15 @@ import org.logbase.tablet.TimestampSource;
  *     (a flush that fails, a writer stopped at a chosen moment) without hooks in the engine, as
  *     LevelDB's tests do through its Env
  * @param useCheckpoints false makes recovery replay the whole log
- * @param otherLogs fences another server's log before this engine reads a tablet's tail from it
- *     (null: {@link LogFence#ALWAYS}, for an engine that is alone: the other writer is gone)
+ * @param otherLogs tells whether another server's log is still written by a live server, before this
+ *     engine reads a tablet's tail from it (null: {@link OtherLogs#WRITERS_GONE}, for an engine that
+ *     is alone)
+ * @param seals where logs whose writers are gone are sealed (a cluster's servers share them, in
+ *     ZooKeeper); null: files under {@code shared}, for an engine that is alone there
  */
 public record EngineOptions(
     URI root, URI shared, Config config, Configuration hadoop, List<TabletDescriptor> tablets, TimestampSource clock,
-    FileIds fileIds, UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints, LogFence otherLogs) {
+    FileIds fileIds, UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints, OtherLogs otherLogs, LogSeals seals) {
 
   public EngineOptions {
     tablets = List.copyOf(tablets);
@@ -41,50 +45,55 @@ public record EngineOptions(
       fileSystem = UnaryOperator.identity();
     }
     if (otherLogs == null) {
-      otherLogs = LogFence.ALWAYS;
+      otherLogs = OtherLogs.WRITERS_GONE;
     }
   }
 
   public static EngineOptions of(URI root, Config config, List<TabletDescriptor> tablets) {
-    return new EngineOptions(root, null, config, new Configuration(), tablets, null, null, null, true, null);
+    return new EngineOptions(root, null, config, new Configuration(), tablets, null, null, null, true, null, null);
   }
 
   public EngineOptions withHadoop(Configuration conf) {
-    return new EngineOptions(root, shared, config, conf, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
+    return new EngineOptions(root, shared, config, conf, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
   }
 
   /** These options with the engine's file system wrapped (fault injection in tests). */
   public EngineOptions withFileSystem(UnaryOperator<FileSystem> wrap) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, wrap, useCheckpoints, otherLogs);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, wrap, useCheckpoints, otherLogs, seals);
   }
 
   public EngineOptions withCheckpoints(boolean use) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, use, otherLogs);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, use, otherLogs, seals);
   }
 
   public EngineOptions withConfig(Config c) {
-    return new EngineOptions(root, shared, c, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
+    return new EngineOptions(root, shared, c, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
   }
 
   /** These options with manifests and checkpoints under {@code dir} (shared with other engines). */
   public EngineOptions withShared(URI dir) {
-    return new EngineOptions(root, dir, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
+    return new EngineOptions(root, dir, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
   }
 
   public EngineOptions withFileIds(FileIds ids) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, ids, fileSystem, useCheckpoints, otherLogs);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, ids, fileSystem, useCheckpoints, otherLogs, seals);
   }
 
   public EngineOptions withClock(TimestampSource c) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, c, fileIds, fileSystem, useCheckpoints, otherLogs);
+    return new EngineOptions(root, shared, config, hadoop, tablets, c, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
   }
 
   public EngineOptions withTablets(List<TabletDescriptor> ts) {
-    return new EngineOptions(root, shared, config, hadoop, ts, clock, fileIds, fileSystem, useCheckpoints, otherLogs);
+    return new EngineOptions(root, shared, config, hadoop, ts, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
   }
 
-  /** These options with another way to fence the logs of other servers (a cluster asks ZooKeeper first). */
-  public EngineOptions withOtherLogs(LogFence fence) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, fence);
+  /** These options with another way to tell whether other servers' logs are written still (a cluster asks ZooKeeper). */
+  public EngineOptions withOtherLogs(OtherLogs others) {
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, others, seals);
+  }
+
+  /** These options with another place for log seals (a cluster's servers share ZooKeeper's). */
+  public EngineOptions withLogSeals(LogSeals s) {
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, s);
   }
 }

@@ -1,24 +1,22 @@
 package org.logbase.tabletserver;
 
 import java.io.IOException;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.logbase.recovery.LogRecovery;
 
 /**
- * Makes sure another server's log can no longer grow before this server reads a tablet's tail from
- * it. On HDFS that is lease recovery of its open segments: a writer that is only paused can never
- * flush into them again. The local file system has no leases; there the guarantee rests on the
- * writer having stopped (docs/architecture.md, "Failover").
+ * Whether another server's log, which a tablet's tail is to be read from, is still written by a
+ * live server. A live server gave the tablet up (a move): it closed it, so every record of the
+ * tablet is in its log already, and it goes on writing other tablets' records there; its log is
+ * read to its current end and left alone. Any other log belongs to a writer that is gone (dead, or
+ * paused past its ZooKeeper session): the engine fences and seals it before reading it ({@link
+ * org.logbase.recovery.LogRecovery#seal}), so that a paused writer that wakes can add nothing anyone
+ * reads (docs/architecture.md, "Sealed logs").
  */
 @FunctionalInterface
-public interface LogFence {
-  /** Recovers the lease of every segment of the log: for a writer known to be gone. */
-  LogFence ALWAYS = (fs, logDir) -> LogRecovery.fence(fs, logDir);
+public interface OtherLogs {
+  /** For an engine that is alone: the writer of another log is gone. */
+  OtherLogs WRITERS_GONE = logDir -> false;
 
-  /**
-   * Fences the log in {@code logDir} if its writer may be dead; leaves it alone if its writer is a
-   * live server (a tablet moved from it: it closed the tablet and goes on writing other tablets).
-   */
-  void fence(FileSystem fs, Path logDir) throws IOException;
+  /** Whether a live server writes the log in {@code logDir}. */
+  boolean writerLive(Path logDir) throws IOException;
 }

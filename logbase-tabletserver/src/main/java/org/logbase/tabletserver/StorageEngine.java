@@ -40,11 +40,13 @@ import org.logbase.files.SharedPaths;
 import org.logbase.index.BLinkTree;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.Durability;
+import org.logbase.log.FileLogSeals;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogFileSystems;
 import org.logbase.log.LogPointer;
 import org.logbase.log.LogPosition;
 import org.logbase.log.LogRecord;
+import org.logbase.log.LogSeals;
 import org.logbase.log.LogStats;
 import org.logbase.log.LogWriter;
 import org.logbase.log.RecordReader;
@@ -98,6 +100,7 @@ public final class StorageEngine implements Closeable {
   private final FileSystem fs;
   private final Path logDir;
   private final LogConfig logConfig;
+  private final LogSeals seals;
   private final FileRegistry files;
   private final TabletCheckpoints checkpoints;
   private final TabletRegistry registry = new TabletRegistry();
@@ -127,9 +130,10 @@ public final class StorageEngine implements Closeable {
   private PreparedListener preparedListener;
 
   private StorageEngine(EngineOptions options, FileSystem fs, FileRegistry files, FileIds ids,
-      TabletCheckpoints checkpoints, LogRecovery.Result r) throws IOException {
+      TabletCheckpoints checkpoints, LogSeals seals, LogRecovery.Result r) throws IOException {
     this.options = options;
     this.fs = fs;
+    this.seals = seals;
     this.logDir = checkpoints.ownLog();
     this.logConfig = LogConfig.from(options.config());
     this.files = files;
@@ -177,9 +181,11 @@ public final class StorageEngine implements Closeable {
         (checkpoints.isOwnLog(s.logDir()) ? own : elsewhere).add(s);
       }
       recordOrigins(checkpoints, own);
-      Replay replay = Replay.of(fs, logDir, LogConfig.from(o.config()), own, problems, (System.nanoTime() - t0) / 1_000_000);
-      LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()));
-      engine = new StorageEngine(o, fs, files, ids, checkpoints, r);
+      LogSeals seals = o.seals() != null ? o.seals() : new FileLogSeals(fs, new Path(shared, "log-seals"));
+      Replay replay = Replay.of(fs, logDir, LogConfig.from(o.config()), seals, own, problems,
+          (System.nanoTime() - t0) / 1_000_000);
+      LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()), seals);
+      engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r);
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
       engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {
@@ -281,7 +287,7 @@ public final class StorageEngine implements Closeable {
     }
     recordOrigins(checkpoints, own);
     List<TabletDescriptor> toOpen = own.stream().map(TabletCheckpoints.Start::tablet).toList();
-    Replay replay = Replay.of(fs, logDir, logConfig, own, problems, loadMillis);
+    Replay replay = Replay.of(fs, logDir, logConfig, seals, own, problems, loadMillis);
     replay.scanTo(applier.appliedEnd());
     replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
     try {
@@ -305,18 +311,23 @@ public final class StorageEngine implements Closeable {
    * Brings tablets whose tails are in another server's log up to date from that log, then
    * checkpoints them with their tails continuing in this server's log, before they take a write
    * here: a crash of this server then finds them through its own log. The other server must no
-   * longer write records of these tablets: it closed them (and checkpointed them on closing), or it
-   * is dead and fenced (failover, issue #11, fences its log and its ZooKeeper session first).
+   * longer write records of these tablets: it closed them (and checkpointed them on closing), or its
+   * session ended (failover) and its log is fenced and sealed here first, so this replay and every
+   * later one of that log end at the same place.
    *
    * @return the tablets as if loaded from those checkpoints
    */
   private List<TabletCheckpoints.Start> takeOver(Path otherLog, List<TabletCheckpoints.Start> starts)
       throws IOException {
     long t0 = System.nanoTime();
-    options.otherLogs().fence(fs, otherLog);
+    // Listed before asking whether its writer lives: see LogRecovery.seal.
+    List<Long> segments = SegmentFiles.list(fs, otherLog);
+    if (!options.otherLogs().writerLive(otherLog)) {
+      LogRecovery.seal(fs, otherLog, segments, seals);
+    }
     long fenced = System.nanoTime();
     SegmentFiles.register(files, fs, otherLog);
-    Replay other = Replay.of(fs, otherLog, logConfig, starts, new ArrayList<>(), 0);
+    Replay other = Replay.of(fs, otherLog, logConfig, seals, starts, new ArrayList<>(), 0);
     other.scanTo(null);
     long replayed = System.nanoTime();
     List<PreparedRecords> inDoubt = other.undecided();

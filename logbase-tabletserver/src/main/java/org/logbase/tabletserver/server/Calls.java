@@ -9,9 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a service method's body and turns whatever it throws into a typed gRPC status. Every answer
- * is confirmed first ({@link #confirm}): a server whose tablets may be served elsewhere by now (its
- * serving lease lapsed, see {@link ServingLease}) answers nothing, not even what it computed before.
+ * Runs a service method's body and turns whatever it throws into a typed gRPC status. Every body
+ * and every answer is confirmed first ({@link #confirm}): a server that may not answer (not
+ * registered yet, or its tablets may be served elsewhere by now: its serving lease lapsed, see
+ * {@link ServingLease}) starts no work for a request, and answers nothing, not even what it
+ * computed before.
  */
 final class Calls {
   private static final Logger LOG = LoggerFactory.getLogger(Calls.class);
@@ -24,7 +26,7 @@ final class Calls {
 
   private final Runnable confirm;
 
-  /** @param confirm throws when this server may no longer answer (run just before every answer) */
+  /** @param confirm throws when this server may not answer (run before every body and every answer) */
   Calls(Runnable confirm) {
     this.confirm = confirm;
   }
@@ -37,6 +39,7 @@ final class Calls {
   <T> void unary(StreamObserver<T> observer, Body<T> body) {
     T result;
     try {
+      confirm.run();
       result = body.call();
       confirm.run();
     } catch (Exception e) {
@@ -51,6 +54,7 @@ final class Calls {
   <T> void async(StreamObserver<T> observer, Supplier<CompletableFuture<T>> body) {
     CompletableFuture<T> f;
     try {
+      confirm.run();
       f = body.get();
     } catch (RuntimeException e) {
       fail(observer, e);

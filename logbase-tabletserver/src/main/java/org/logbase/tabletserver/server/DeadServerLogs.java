@@ -2,20 +2,20 @@ package org.logbase.tabletserver.server;
 
 import java.io.IOException;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.ZkPaths;
-import org.logbase.tabletserver.LogFence;
+import org.logbase.tabletserver.OtherLogs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fences the log of another tablet server ({@code <fs root>/servers/<id>/log}) before a tablet's
- * tail is read from it, unless that server is registered as live: a live server gave the tablet up
- * (a move) and goes on writing its log, whose open segment must not be taken from it. A server that
- * restarted under the same id fenced its previous incarnation's segments itself before registering.
+ * Tells whether the writer of another tablet server's log ({@code <fs root>/servers/<id>/log}) is
+ * live: whether server {@code <id>} is registered. A live server gave the tablet up (a move) and goes
+ * on writing its log, whose open segment must not be taken from it. A server that restarted under
+ * the same id sealed its previous incarnation's segments itself before it registered (and creates
+ * its own first segment only after). Any other log's writer is gone.
  */
-final class DeadServerLogs implements LogFence {
+final class DeadServerLogs implements OtherLogs {
   private static final Logger LOG = LoggerFactory.getLogger(DeadServerLogs.class);
 
   private final CuratorFramework zk;
@@ -27,17 +27,15 @@ final class DeadServerLogs implements LogFence {
   }
 
   @Override
-  public void fence(FileSystem fs, Path logDir) throws IOException {
+  public boolean writerLive(Path logDir) throws IOException {
     Path serverDir = logDir.getParent();
     boolean serverLog = serverDir != null && serverDir.getParent() != null
         && serverDir.getParent().getName().equals("servers") && logDir.getName().equals("log");
     if (serverLog && registered(serverDir.getName())) {
       LOG.info("server {} is live: its log {} is read without fencing", serverDir.getName(), logDir);
-      return;
+      return true;
     }
-    long t0 = System.nanoTime();
-    ALWAYS.fence(fs, logDir);
-    LOG.info("fenced the log {} in {} ms", logDir, (System.nanoTime() - t0) / 1_000_000);
+    return false;
   }
 
   private boolean registered(String serverId) throws IOException {

@@ -89,6 +89,19 @@ final class ServingLease implements AutoCloseable {
     }
   }
 
+  /**
+   * Throws {@link ServerStoppingException} unless this server may answer requests: registered, and
+   * the lease valid. Before it registered a server opens no tablet and writes no log record, so that
+   * a dead server's log, listed while the server was not registered, holds no segment of its next
+   * incarnation (docs/architecture.md, "Sealed logs").
+   */
+  void checkAnswering() {
+    if (!armed) {
+      throw new ServerStoppingException("this tablet server is starting: it has not registered yet; try again");
+    }
+    check();
+  }
+
   /** Whether {@link #check} passes now. */
   boolean valid() {
     try {

@@ -167,11 +167,12 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         .withShared(URI.create(root.replaceAll("/+$", ""))).withClock(oracle)
         .withFileIds(lease.guard(new ZooKeeperFileIds(zk, paths.fileIds())))
         .withFileSystem(fs -> new LeasedFileSystem(fs, lease))
-        .withOtherLogs(new DeadServerLogs(zk, paths)));
+        .withOtherLogs(new DeadServerLogs(zk, paths))
+        .withLogSeals(new ZooKeeperLogSeals(zk, paths)));
     tablets = new ServedTablets(engine);
     Calls calls = new Calls(() -> {
       tablets.checkServing();
-      lease.check();
+      lease.checkAnswering();
     });
     txns = new TxnManager(engine, LockManagers.create(config, zk, paths), oracle, tablets::findByKey,
         (txn, table, key) -> {
