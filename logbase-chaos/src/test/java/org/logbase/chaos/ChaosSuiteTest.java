@@ -35,6 +35,8 @@ class ChaosSuiteTest {
     Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "30", "--faults", "none",
         "--client-processes", "0", "--broken", "validation").run();
     assertFalse(r.valid(), "the checks catch what first-committer-wins prevents");
+    assertTrue(r.problems().stream().anyMatch(p -> p.startsWith("bank ledger")),
+        "the bank ledger names the commits of lost updates: " + r.problems());
   }
 
   @Test

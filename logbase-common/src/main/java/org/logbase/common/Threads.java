@@ -1,6 +1,8 @@
 package org.logbase.common;
 
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,5 +39,18 @@ public final class Threads {
     Thread t = newDaemon(name, body);
     t.start();
     return t;
+  }
+
+  /**
+   * Stops a pool of background work: interrupts what runs and waits up to {@code waitSeconds} for it
+   * to end (a caller interrupted meanwhile stops waiting, its interrupt kept).
+   */
+  public static void stop(ExecutorService pool, long waitSeconds) {
+    pool.shutdownNow();
+    try {
+      pool.awaitTermination(waitSeconds, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -56,8 +56,11 @@ public final class ManifestLog {
     this.torn = torn;
   }
 
-  /** The valid edits of a file, and whether bytes after them were ignored. */
-  private record Read(List<ManifestEdit> edits, boolean torn) {}
+  /**
+   * The valid edits of a file, whether bytes after them were ignored, and whether those bytes were
+   * damage (an edit whole but failing its CRC) rather than an append cut short.
+   */
+  private record Read(List<ManifestEdit> edits, boolean torn, boolean damaged) {}
 
   /**
    * Reads the tablet's manifest in {@code dir} (empty if there is none yet).
@@ -85,6 +88,30 @@ public final class ManifestLog {
       throw new IOException("no manifest of tablet " + tablet + " in " + dir + " can be read (" + files + ")");
     }
     return new ManifestLog(fs, dir, TabletManifest.empty(tablet), 0, 0, false);
+  }
+
+  /**
+   * Reads the tablet's manifest as it stands, for a process that does not write it (the log
+   * collector): an append cut short is ignored, as {@link #open} does, but a damaged or unreadable
+   * newest file is an error, never a fallback to an older state.
+   *
+   * @throws java.io.FileNotFoundException if the newest file went away while it was read (rolled
+   *     by its writer): read again
+   */
+  public static TabletManifest read(FileSystem fs, Path dir, TabletId tablet) throws IOException {
+    List<Path> files = filesNewestFirst(fs, dir);
+    TabletManifest m = TabletManifest.empty(tablet);
+    if (files.isEmpty()) {
+      return m;
+    }
+    Read read = readEdits(fs, files.get(0), problem -> { });
+    if (read.damaged()) {
+      throw new IOException("manifest " + files.get(0) + " is damaged (an edit fails its CRC32C)");
+    }
+    for (ManifestEdit e : read.edits()) {
+      m = m.apply(e);
+    }
+    return m;
   }
 
   /** The state now. */
@@ -201,6 +228,7 @@ public final class ManifestLog {
     ByteBuffer b = ByteBuffer.wrap(all);
     List<ManifestEdit> out = new ArrayList<>();
     boolean torn = false;
+    boolean damaged = false;
     while (b.remaining() > 0) {
       torn = true; // until the edit below is read whole
       int at = b.position();
@@ -220,6 +248,7 @@ public final class ManifestLog {
       crc.update(body);
       if ((int) crc.getValue() != stored) {
         problems.accept("manifest " + p + ": edit at byte " + at + " fails its CRC32C; it and what follows are ignored");
+        damaged = true;
         break;
       }
       try {
@@ -232,7 +261,7 @@ public final class ManifestLog {
     if (out.isEmpty()) {
       throw new IOException("manifest " + p + " holds no edit");
     }
-    return new Read(out, torn);
+    return new Read(out, torn, damaged);
   }
 
   private static List<Path> filesNewestFirst(FileSystem fs, Path dir) throws IOException {

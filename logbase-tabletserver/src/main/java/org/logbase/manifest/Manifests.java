@@ -1,11 +1,18 @@
 package org.logbase.manifest;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
+import org.logbase.files.SharedPaths;
 import org.logbase.rpc.CheckpointEdit;
 import org.logbase.rpc.ManifestEdit;
 import org.logbase.rpc.RetiredEdit;
@@ -17,6 +24,8 @@ import org.logbase.tablet.TabletId;
  * <shared>/tablets/t<table>-<tablet>/}); index files of the tablet's checkpoints go there too.
  */
 public final class Manifests {
+  private static final Pattern DIRECTORY = Pattern.compile("t(\\d+)-(\\d+)");
+
   private final FileSystem fs;
   private final Path root;
   private final ConcurrentHashMap<TabletId, ManifestLog> open = new ConcurrentHashMap<>();
@@ -40,6 +49,33 @@ public final class Manifests {
     ManifestLog read = ManifestLog.open(fs, directory(tablet), tablet, problems);
     ManifestLog raced = open.putIfAbsent(tablet, read);
     return raced != null ? raced : read;
+  }
+
+  /**
+   * Every tablet's manifest as it stands in the file system now, whoever writes it, read without
+   * caching (see {@link ManifestLog#read}). A manifest rolled while it was read is read again; a
+   * tablet directory deleted meanwhile (a dropped table, an interrupted split's daughter written
+   * anew) is read as it is found.
+   *
+   * @throws IOException if a manifest is damaged or cannot be read
+   */
+  public List<TabletManifest> readAll() throws IOException {
+    List<TabletManifest> out = new ArrayList<>();
+    for (FileStatus f : SharedPaths.list(fs, root)) {
+      Matcher m = DIRECTORY.matcher(f.getPath().getName());
+      if (!f.isDirectory() || !m.matches()) {
+        continue;
+      }
+      TabletId tablet = new TabletId(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+      TabletManifest read;
+      try {
+        read = ManifestLog.read(fs, f.getPath(), tablet);
+      } catch (FileNotFoundException rolled) {
+        read = ManifestLog.read(fs, f.getPath(), tablet);
+      }
+      out.add(read);
+    }
+    return out;
   }
 
   /** Drops the cached manifest of a tablet this server no longer serves (another may write it now). */

@@ -123,11 +123,6 @@ public final class Checkpointer implements Closeable {
 
   @Override
   public void close() {
-    timer.shutdownNow();
-    try {
-      timer.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.stop(timer, 30);
   }
 }

@@ -326,7 +326,12 @@ public final class TabletCheckpoints {
       fileIds.addAll(g.getFileIdsList());
       maxTs = Math.max(maxTs, g.getMaxTimestamp());
     }
-    if (!rewrote && prev != null && prev.getLsn() >= wm.lsn() && prev.getLogDir().equals(ownLogDir)) {
+    // Nothing new since the newest checkpoint: it stands, unless the one kept behind it as the
+    // fallback is another (an older position, a compaction's replaced files): written once more, the
+    // newest pushes that one out, and the log segments and sorted segments only it named can go.
+    boolean fallbackIsNewest = m.checkpoints().size() < 2 || m.checkpoints().get(1).equals(prev);
+    if (!rewrote && prev != null && prev.getLsn() >= wm.lsn() && prev.getLogDir().equals(ownLogDir)
+        && fallbackIsNewest) {
       return prev;
     }
     for (long id : fileIds) {

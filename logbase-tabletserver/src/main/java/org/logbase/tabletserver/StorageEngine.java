@@ -53,6 +53,7 @@ import org.logbase.log.RecordReader;
 import org.logbase.log.SegmentFiles;
 import org.logbase.manifest.Manifests;
 import org.logbase.recovery.Checkpointer;
+import org.logbase.recovery.LogCollector;
 import org.logbase.recovery.LogRecovery;
 import org.logbase.recovery.RecoveryReport;
 import org.logbase.recovery.Replay;
@@ -101,6 +102,7 @@ public final class StorageEngine implements Closeable {
   private final Path logDir;
   private final LogConfig logConfig;
   private final LogSeals seals;
+  private final LogCollector garbage;
   private final FileRegistry files;
   private final TabletCheckpoints checkpoints;
   private final TabletRegistry registry = new TabletRegistry();
@@ -130,8 +132,9 @@ public final class StorageEngine implements Closeable {
   private PreparedListener preparedListener;
 
   private StorageEngine(EngineOptions options, FileSystem fs, FileRegistry files, FileIds ids,
-      TabletCheckpoints checkpoints, LogSeals seals, LogRecovery.Result r) throws IOException {
+      TabletCheckpoints checkpoints, LogSeals seals, LogRecovery.Result r, LogCollector garbage) throws IOException {
     this.options = options;
+    this.garbage = garbage;
     this.fs = fs;
     this.seals = seals;
     this.logDir = checkpoints.ownLog();
@@ -170,8 +173,9 @@ public final class StorageEngine implements Closeable {
       long newest = segments.isEmpty() ? 0 : segments.get(segments.size() - 1);
       FileIds ids = o.fileIds() != null ? o.fileIds() : new LocalFileIds(fs, new Path(shared, "file-ids"), newest + 1);
       ids.reserveAbove(newest);
-      TabletCheckpoints checkpoints = new TabletCheckpoints(fs, new Manifests(fs, new Path(shared, "tablets")), files,
-          ids, logDir, new SortedSegments(fs, o.config()));
+      Manifests manifests = new Manifests(fs, new Path(shared, "tablets"));
+      TabletCheckpoints checkpoints = new TabletCheckpoints(fs, manifests, files, ids, logDir,
+          new SortedSegments(fs, o.config()));
       long t0 = System.nanoTime();
       List<String> problems = new ArrayList<>();
       List<TabletCheckpoints.Start> own = new ArrayList<>();
@@ -185,13 +189,15 @@ public final class StorageEngine implements Closeable {
       Replay replay = Replay.of(fs, logDir, LogConfig.from(o.config()), seals, own, problems,
           (System.nanoTime() - t0) / 1_000_000);
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()), seals);
-      engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r);
+      engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r,
+          new LogCollector(fs, manifests, logDir, files, LogConfig.from(o.config()), o.config()));
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
       engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {
         engine.openStarts(elsewhere, new ArrayList<>());
       }
       engine.checkpointer.start();
+      engine.garbage.start();
       LOG.info("storage engine open at {} with {} tablets", o.root(), o.tablets().size());
       return engine;
     } catch (IOException | RuntimeException e) {
@@ -724,6 +730,14 @@ public final class StorageEngine implements Closeable {
     return checkpointer.checkpointAll();
   }
 
+  /**
+   * One round of the log's garbage collection now (they also run every {@code log.gc.interval.ms}):
+   * deletes this log's segments that no tablet manifest has needed in this round and the one before.
+   */
+  public LogCollector.Round collectLogGarbage() throws IOException {
+    return garbage.round();
+  }
+
   /** What recovery did when this engine opened. */
   public RecoveryReport recoveryReport() {
     return recovery;
@@ -761,6 +775,7 @@ public final class StorageEngine implements Closeable {
   /** Stops checkpointing, writes out what is queued, closes the log and the file system. */
   @Override
   public void close() throws IOException {
+    garbage.close();
     checkpointer.close();
     try {
       writer.close();

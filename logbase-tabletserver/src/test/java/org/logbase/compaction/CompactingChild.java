@@ -9,7 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.logbase.common.Config;
 import org.logbase.log.Durability;
+import org.logbase.log.LogConfig;
 import org.logbase.recovery.Checkpointer;
+import org.logbase.recovery.LogCollector;
 import org.logbase.tablet.Tablet;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
@@ -31,7 +33,10 @@ public final class CompactingChild {
     Config config = Config.of(Map.of(Checkpointer.UPDATES, "100000000", Checkpointer.INTERVAL_MS, "100000000",
         TabletCompaction.RETENTION_MS, "0", TabletCompaction.TXN_RETENTION_MS, "0",
         // Chunks of about a hundred versions: a compaction reads the index in many.
-        TabletCompaction.CHUNK_BYTES, "48k"));
+        TabletCompaction.CHUNK_BYTES, "48k",
+        // Log segments of 64 KiB: after each compaction the log's garbage collection (two rounds,
+        // run here) finds whole segments that no tablet needs.
+        LogConfig.SEGMENT_BYTES, "64k", LogCollector.INTERVAL_MS, "0"));
     EngineOptions o = EngineOptions.of(root, config, List.of()).withFileSystem(fs -> new CrashingFileSystem(fs, moment));
     try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.openTablet(CompactionCrashTest.WHOLE);
@@ -53,6 +58,8 @@ public final class CompactingChild {
           apply(txns, e.tabletOrNull(CompactionCrashTest.WHOLE.id()), n);
         }
         compaction.join();
+        e.collectLogGarbage();
+        e.collectLogGarbage();
       }
       System.out.println("COMPACTED");
       System.out.flush();

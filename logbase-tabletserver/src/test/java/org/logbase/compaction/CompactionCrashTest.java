@@ -28,9 +28,10 @@ import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.ChildProcess;
 
 /**
- * kill -9 of a compacting process at seven moments ({@link CrashingFileSystem.Moment}: the segment
+ * kill -9 of a compacting process at eight moments ({@link CrashingFileSystem.Moment}: the segment
  * created, half written, complete; the index file and the manifest edit of the switch, before and
- * after; a later compaction deleting a segment no kept checkpoint names), while it goes on writing. After each, the engine opened again must hold every acknowledged
+ * after; a later compaction deleting a segment no kept checkpoint names; the log's garbage
+ * collection deleting a log segment no tablet needs), while it goes on writing. After each, the engine opened again must hold every acknowledged
  * write (the newest value of every row, and no value for a row whose newest write was a delete:
  * a tombstone dropped with what it hid would bring an old value back), and again after a compaction
  * that runs to its end.

@@ -39,6 +39,8 @@ import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.StoragePolicy;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.log.Durability;
+import org.logbase.log.LogConfig;
+import org.logbase.recovery.LogCollector;
 import org.logbase.tablet.HybridClock;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
@@ -69,6 +71,7 @@ class CompactionModelTest {
   /** Where the engine keeps its files: {@link #dir}, or a directory of its own on the MiniDFSCluster. */
   URI root;
   final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
+  final AtomicLong segmentsDeleted = new AtomicLong();
 
   /** One version in the model: a group's columns as written, or a delete (null). */
   record V(long ts, Map<String, byte[]> cols) {}
@@ -91,6 +94,10 @@ class CompactionModelTest {
     Map<String, String> c = new HashMap<>(settings);
     c.put(TabletCompaction.RETENTION_MS, Long.toString(RETENTION_MS));
     c.put(TabletCompaction.TXN_RETENTION_MS, Long.toString(txnRetentionMs));
+    // Small log segments, so that compactions leave whole segments no tablet needs, which the log's
+    // garbage collection (run by the test, in rounds) deletes while writes go on.
+    c.put(LogConfig.SEGMENT_BYTES, "4096");
+    c.put(LogCollector.INTERVAL_MS, "0");
     EngineOptions o = EngineOptions.of(root, Config.of(c), List.of()).withClock(new HybridClock(wall::get));
     return root.getScheme().equals("hdfs") ? o.withHadoop(hdfs.conf()) : o;
   }
@@ -135,7 +142,9 @@ class CompactionModelTest {
           // A compaction while the writes of this phase go on.
           CompletableFuture<CompactionReport> running = CompletableFuture.supplyAsync(() -> {
             try {
-              return e.compact(WHOLE.id());
+              CompactionReport compacted = e.compact(WHOLE.id());
+              collectGarbage(e);
+              return compacted;
             } catch (Exception ex) {
               throw new IllegalStateException(ex);
             }
@@ -147,11 +156,13 @@ class CompactionModelTest {
             wall.addAndGet(random.nextInt(400));
           }
           CompactionReport r = running.get();
+          collectGarbage(e); // the phase's writes since the compaction's checkpoint span segments of their own
           horizon = Math.max(horizon, r.horizon());
           check(e, snapshots, random, why + " round " + round + " phase " + phase + " after " + r);
           wall.addAndGet(random.nextInt(3000));
         }
         CompactionReport last = e.compact(WHOLE.id());
+        collectGarbage(e);
         horizon = Math.max(horizon, last.horizon());
         check(e, snapshots, random, why + " after the last compaction of round " + round + ": " + last);
         bytesBefore = last.bytesOut();
@@ -161,6 +172,16 @@ class CompactionModelTest {
       }
     }
     assertTrue(bytesBefore > 0, "something was compacted");
+    assertTrue(segmentsDeleted.get() > 0, "log segments were deleted");
+  }
+
+  /**
+   * Two rounds of the log's garbage collection back to back: whatever no tablet needs now goes at
+   * once (the pause between rounds only protects reads in flight, and this test reads only after).
+   */
+  private void collectGarbage(StorageEngine e) throws Exception {
+    e.collectLogGarbage();
+    segmentsDeleted.addAndGet(e.collectLogGarbage().deleted().size());
   }
 
   /** The sorted segment files under the engine's root, on whichever file system it is. */

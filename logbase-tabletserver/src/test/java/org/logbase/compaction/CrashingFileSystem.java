@@ -13,7 +13,7 @@ import org.apache.hadoop.util.Progressable;
 
 /**
  * A file system (wrapping a compacting child's engine) that stops the process at one moment of a
- * compaction, named by {@link Moment}: it prints {@code AT <moment>} and waits, so the test kills it
+ * compaction or of the log's garbage collection after it, named by {@link Moment}: it prints {@code AT <moment>} and waits, so the test kills it
  * with kill -9 right there. Lives with the tests: the product has no such switch.
  */
 final class CrashingFileSystem extends FilterFileSystem {
@@ -25,7 +25,8 @@ final class CrashingFileSystem extends FilterFileSystem {
     INDEX_FILE, // the switch done in memory; the checkpoint after it writes the tail's index file
     MANIFEST_BEFORE, // that checkpoint's manifest edit, about to be written
     MANIFEST_AFTER, // the manifest edit written: the new segment is in force on disk
-    DELETING_OLD_SEGMENT // a later compaction's checkpoint deletes a segment no kept checkpoint names
+    DELETING_OLD_SEGMENT, // a later compaction's checkpoint deletes a segment no kept checkpoint names
+    DELETING_LOG_SEGMENT // the log's garbage collection deletes a log segment no tablet needs
   }
 
   private static final int HALF_BYTES = 8192;
@@ -77,6 +78,9 @@ final class CrashingFileSystem extends FilterFileSystem {
   public boolean delete(Path f, boolean recursive) throws IOException {
     if (f.getName().startsWith("sorted-")) {
       stopIf(Moment.DELETING_OLD_SEGMENT);
+    }
+    if (f.getName().startsWith("seg-")) {
+      stopIf(Moment.DELETING_LOG_SEGMENT);
     }
     return super.delete(f, recursive);
   }

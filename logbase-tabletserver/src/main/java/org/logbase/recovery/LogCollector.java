@@ -1,0 +1,177 @@
+package org.logbase.recovery;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.logbase.common.Config;
+import org.logbase.common.Threads;
+import org.logbase.files.FileRegistry;
+import org.logbase.files.SharedPaths;
+import org.logbase.log.AppendedRecord;
+import org.logbase.log.LogConfig;
+import org.logbase.log.SegmentFiles;
+import org.logbase.log.SegmentScanner;
+import org.logbase.manifest.Manifests;
+import org.logbase.manifest.TabletManifest;
+import org.logbase.rpc.CheckpointEdit;
+import org.logbase.rpc.FileRef;
+import org.logbase.rpc.GroupCheckpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes this server's log segments that no tablet needs any more, as Lucene deletes the files no
+ * commit point names. A segment of this log is needed while any tablet manifest in the cluster (whoever
+ * serves the tablet, a split's retired parent, a tablet nobody serves now) names it in a checkpoint
+ * it keeps: by a data file id (its index entries point into it) or as the segment of, or a segment
+ * after, the position its tail is replayed from. Entries added after a checkpoint point at or after
+ * its replay position, and the checkpoint watermark never passes a record of a transaction still
+ * waiting for its outcome, so a segment below every such position and named by no checkpoint is read
+ * by no index, replay or transaction.
+ *
+ * <p>A segment goes only when two rounds, {@code log.gc.interval.ms} apart (5 minutes), both found it unneeded: a
+ * read that took a pointer into it before a compaction or a checkpoint moved past it has long ended
+ * (one slower than that gets an error, never other data: file ids are never reused). The first
+ * round after a start deletes nothing. The newest segment that holds a record, and every segment
+ * after it, stay: a restart continues the log's LSNs from there. A round that cannot read every
+ * manifest (one damaged, the file system failing) deletes nothing.
+ *
+ * <p>Other servers' logs are left alone, a dead server's included (not collected yet).
+ */
+public final class LogCollector implements Closeable {
+  /** Milliseconds between rounds (0: never, except when asked for). */
+  public static final String INTERVAL_MS = "log.gc.interval.ms";
+  public static final long DEFAULT_INTERVAL_MS = 300_000;
+  private static final Logger LOG = LoggerFactory.getLogger(LogCollector.class);
+
+  /**
+   * What a round did.
+   *
+   * @param segments this log's segments when the round began
+   * @param unneeded segments no manifest needs now
+   * @param deleted segments deleted (unneeded in this round and the one before)
+   * @param skipped why the round deleted nothing without looking (null: it looked)
+   */
+  public record Round(int manifests, int segments, List<Long> unneeded, List<Long> deleted, long bytesDeleted,
+      String skipped) {}
+
+  private final FileSystem fs;
+  private final Manifests manifests;
+  private final Path ownLog;
+  private final FileRegistry files;
+  private final LogConfig config;
+  private final long intervalMs;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("log-gc"));
+  private Set<Long> unneededBefore = Set.of();
+
+  public LogCollector(FileSystem fs, Manifests manifests, Path ownLog, FileRegistry files, LogConfig config, Config c) {
+    this.fs = fs;
+    this.manifests = manifests;
+    this.ownLog = fs.makeQualified(ownLog);
+    this.files = files;
+    this.config = config;
+    this.intervalMs = c.getLong(INTERVAL_MS, DEFAULT_INTERVAL_MS);
+  }
+
+  /** Starts the rounds (none if the interval is 0). */
+  public void start() {
+    if (intervalMs > 0) {
+      timer.scheduleWithFixedDelay(this::roundQuietly, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void roundQuietly() {
+    try {
+      round();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("log garbage collection round failed; nothing more is deleted until the next one", e);
+    }
+  }
+
+  /** One round: finds the unneeded segments, deletes those the round before found unneeded too. */
+  public synchronized Round round() throws IOException {
+    List<Long> segments = SegmentFiles.list(fs, ownLog);
+    long keepFrom = newestWithRecord(segments);
+    List<TabletManifest> all;
+    try {
+      all = manifests.readAll();
+    } catch (IOException e) {
+      unneededBefore = Set.of(); // not known to be unneeded twice in a row any more
+      LOG.warn("log garbage collection skipped: {}", e.toString());
+      return new Round(0, segments.size(), List.of(), List.of(), 0, e.toString());
+    }
+    long replayFrom = Long.MAX_VALUE;
+    Set<Long> named = new HashSet<>();
+    for (TabletManifest m : all) {
+      for (CheckpointEdit c : m.checkpoints()) {
+        if (isOwnLog(c.getLogDir())) {
+          replayFrom = Math.min(replayFrom, c.getPositionFile());
+        }
+        for (GroupCheckpoint g : c.getGroupsList()) {
+          named.addAll(g.getFileIdsList());
+        }
+        for (FileRef f : c.getFilesList()) {
+          named.add(f.getId());
+        }
+      }
+    }
+    List<Long> unneeded = new ArrayList<>();
+    for (long s : segments) {
+      if (s < keepFrom && s < replayFrom && !named.contains(s)) {
+        unneeded.add(s);
+      }
+    }
+    List<Long> deleted = new ArrayList<>();
+    long bytes = 0;
+    for (long s : unneeded) {
+      if (unneededBefore.contains(s)) {
+        Path p = SegmentFiles.path(ownLog, s);
+        long length = fs.getFileStatus(p).getLen();
+        files.forget(s);
+        if (fs.delete(p, false)) {
+          deleted.add(s);
+          bytes += length;
+        }
+      }
+    }
+    unneededBefore = Set.copyOf(unneeded);
+    if (!deleted.isEmpty()) {
+      LOG.info("deleted {} log segments ({} bytes) that no tablet needs: {}; {} segments left, {} unneeded waiting",
+          deleted.size(), bytes, deleted, segments.size() - deleted.size(), unneeded.size() - deleted.size());
+    }
+    return new Round(all.size(), segments.size(), unneeded, deleted, bytes, null);
+  }
+
+  private boolean isOwnLog(String logDir) {
+    return !logDir.isEmpty() && SharedPaths.same(fs, ownLog, SharedPaths.store(fs, SharedPaths.resolve(fs, logDir)));
+  }
+
+  /**
+   * The newest segment that holds a valid record (the newest one if none does): where a restart
+   * continues the log's LSNs from, so it and every later segment stay.
+   */
+  private long newestWithRecord(List<Long> segments) throws IOException {
+    for (int i = segments.size() - 1; i >= 0; i--) {
+      try (SegmentScanner s = SegmentScanner.open(fs, ownLog, segments.get(i), 0, config.maxFrameBytes(), d -> { })) {
+        AppendedRecord r = s.next();
+        if (r != null) {
+          return segments.get(i);
+        }
+      }
+    }
+    return segments.isEmpty() ? Long.MAX_VALUE : segments.get(segments.size() - 1);
+  }
+
+  @Override
+  public void close() {
+    Threads.stop(timer, 30);
+  }
+}
