@@ -113,6 +113,18 @@ public final class ZkPaths {
     return logSeals() + "/" + String.format("%020d", segment);
   }
 
+  /**
+   * Ids of dropped tables: a persistent child per table id, created with the drop, so that tablet
+   * servers' log collection no longer counts the dropped tablets' manifests.
+   */
+  public String droppedTables() {
+    return root + "/dropped-tables";
+  }
+
+  public String droppedTable(int tableId) {
+    return droppedTables() + "/" + tableId;
+  }
+
   /** Whether the master's balancer runs: "on" or "off" (absent: on). */
   public String balancer() {
     return root + "/balancer";

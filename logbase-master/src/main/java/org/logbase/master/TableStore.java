@@ -124,18 +124,22 @@ final class TableStore {
 
   /**
    * Deletes the table and returns its last metadata; {@link TableNotFoundException} when absent.
-   * With a request id, the drop is recorded under {@link ZkPaths#drops} in the same transaction.
+   * With a request id, the drop is recorded under {@link ZkPaths#drops} in the same transaction; the
+   * table's id always is, under {@link ZkPaths#droppedTables} (for the tablet servers' log collection).
    */
   TableMeta delete(String name, String requestId) throws Exception {
+    createParent(paths.droppedTables());
     while (true) {
       Versioned current = get(name);
       try {
         // Versioned, so that the metadata returned (whose tablets get closed) is what was deleted.
         CuratorOp delete = zk.transactionOp().delete().withVersion(current.version()).forPath(pathOf(name));
+        CuratorOp droppedId = zk.transactionOp().create()
+            .forPath(paths.droppedTable(current.meta().getSpec().getId()));
         if (requestId.isEmpty()) {
-          epoch.commit(delete);
+          epoch.commit(delete, droppedId);
         } else {
-          epoch.commit(delete, zk.transactionOp().create().forPath(paths.drop(requestId),
+          epoch.commit(delete, droppedId, zk.transactionOp().create().forPath(paths.drop(requestId),
               name.getBytes(StandardCharsets.UTF_8)));
         }
         return current.meta();
@@ -144,6 +148,14 @@ final class TableStore {
       } catch (KeeperException.NoNodeException dropped) {
         throw notFound(name);
       }
+    }
+  }
+
+  private void createParent(String path) throws Exception {
+    try {
+      zk.create().creatingParentsIfNeeded().forPath(path);
+    } catch (KeeperException.NodeExistsException e) {
+      // there already
     }
   }
 

@@ -33,6 +33,10 @@ final class ActiveMasterExtension implements BeforeEachCallback, AfterEachCallba
     cluster.close();
   }
 
+  MasterTestCluster cluster() {
+    return cluster;
+  }
+
   Map<String, FakeTabletServer> servers() {
     return servers;
   }

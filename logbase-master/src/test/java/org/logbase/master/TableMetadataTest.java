@@ -186,7 +186,7 @@ class TableMetadataTest {
   }
 
   @Test
-  void dropTableRemovesItAndClosesItsTablets() {
+  void dropTableRemovesItAndClosesItsTablets() throws Exception {
     TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "k")));
     master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("other")));
     master.admin().call(s -> s.dropTable(MasterAdmin.drop("t")));
@@ -198,6 +198,9 @@ class TableMetadataTest {
       assertTrue(master.servers().get(t.getServerId()).closes().stream()
           .anyMatch(c -> c.getTable().equals("t") && c.getTabletId() == t.getTablet().getTabletId()));
     }
+    // The drop recorded the table's id, for the tablet servers' log collection.
+    assertTrue(master.cluster().zk().checkExists().forPath(master.cluster().paths().droppedTable(meta.getSpec().getId()))
+        != null, "the dropped table's id is recorded");
     // The name is free again, and the new table gets a new id.
     TableMeta again = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
     assertTrue(again.getSpec().getId() > meta.getSpec().getId());

@@ -24,6 +24,8 @@ public final class SegmentFiles {
   static final int MAGIC = 0x4C425347; // "LBSG"
   static final int VERSION = 1;
   private static final Pattern NAME = Pattern.compile("seg-(\\d{20})\\.log");
+  /** An empty file in the log directory: some of its segments were deleted as no tablet needed them. */
+  private static final String COLLECTED = "COLLECTED";
 
   private SegmentFiles() {}
 
@@ -57,6 +59,22 @@ public final class SegmentFiles {
       files.register(id, path(logDir, id));
     }
     return ids;
+  }
+
+  /**
+   * Marks the log as collected, before its first segment is deleted: from then on the log no longer
+   * holds every record ever written, and a replay from its start is not a tablet's whole history.
+   */
+  public static void markCollected(FileSystem fs, Path logDir) throws IOException {
+    Path marker = new Path(logDir, COLLECTED);
+    if (!fs.exists(marker)) {
+      fs.create(marker, true).close();
+    }
+  }
+
+  /** Whether some segments of the log were deleted ({@link #markCollected}). */
+  public static boolean isCollected(FileSystem fs, Path logDir) throws IOException {
+    return fs.exists(new Path(logDir, COLLECTED));
   }
 
   public static byte[] header(long segment) {

@@ -44,7 +44,12 @@ import org.slf4j.LoggerFactory;
  * after it, stay: a restart continues the log's LSNs from there. A round that cannot read every
  * manifest (one damaged, the file system failing) deletes nothing.
  *
- * <p>Other servers' logs are left alone, a dead server's included (not collected yet).
+ * <p>Retired split parents do not count: their daughters' manifests hold copies of their
+ * checkpoints. Before it deletes its first segment the collector marks the log collected ({@link
+ * SegmentFiles#markCollected}): a tablet whose checkpoints are all unusable is then refused rather
+ * than rebuilt from the log's start, which no longer holds its whole history. Other servers' logs
+ * are left alone, a dead server's included (not collected yet). Manifests of dropped tables do not
+ * count either ({@link DroppedTables}; the manifests themselves are not deleted yet).
  */
 public final class LogCollector implements Closeable {
   /** Milliseconds between rounds (0: never, except when asked for). */
@@ -63,8 +68,19 @@ public final class LogCollector implements Closeable {
   public record Round(int manifests, int segments, List<Long> unneeded, List<Long> deleted, long bytesDeleted,
       String skipped) {}
 
+  /** Which tables were dropped: their tablets' manifests need nothing any more. */
+  @FunctionalInterface
+  public interface DroppedTables {
+    /** For an engine that is alone: it knows of no drops, and every manifest counts. */
+    DroppedTables NONE = Set::of;
+
+    /** Ids of tables dropped so far (a table dropped later may be missing, never one that lives). */
+    Set<Integer> ids() throws IOException;
+  }
+
   private final FileSystem fs;
   private final Manifests manifests;
+  private final DroppedTables dropped;
   private final Path ownLog;
   private final FileRegistry files;
   private final LogConfig config;
@@ -72,8 +88,10 @@ public final class LogCollector implements Closeable {
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("log-gc"));
   private Set<Long> unneededBefore = Set.of();
 
-  public LogCollector(FileSystem fs, Manifests manifests, Path ownLog, FileRegistry files, LogConfig config, Config c) {
+  public LogCollector(FileSystem fs, Manifests manifests, DroppedTables dropped, Path ownLog, FileRegistry files,
+      LogConfig config, Config c) {
     this.fs = fs;
+    this.dropped = dropped;
     this.manifests = manifests;
     this.ownLog = fs.makeQualified(ownLog);
     this.files = files;
@@ -98,10 +116,21 @@ public final class LogCollector implements Closeable {
 
   /** One round: finds the unneeded segments, deletes those the round before found unneeded too. */
   public synchronized Round round() throws IOException {
+    try {
+      return look();
+    } catch (IOException | RuntimeException e) {
+      unneededBefore = Set.of(); // a round that failed breaks the chain of two in a row
+      throw e;
+    }
+  }
+
+  private Round look() throws IOException {
     List<Long> segments = SegmentFiles.list(fs, ownLog);
     long keepFrom = newestWithRecord(segments);
     List<TabletManifest> all;
+    Set<Integer> droppedTables;
     try {
+      droppedTables = dropped.ids(); // before the manifests: a table dropped after this still counts
       all = manifests.readAll();
     } catch (IOException e) {
       unneededBefore = Set.of(); // not known to be unneeded twice in a row any more
@@ -111,6 +140,11 @@ public final class LogCollector implements Closeable {
     long replayFrom = Long.MAX_VALUE;
     Set<Long> named = new HashSet<>();
     for (TabletManifest m : all) {
+      if (m.retired() || droppedTables.contains(m.tablet().tableId())) {
+        // A split parent: its daughters' manifests hold copies of its checkpoints (written before
+        // it was marked retired), and nothing opens it again. A dropped table: nothing opens it.
+        continue;
+      }
       for (CheckpointEdit c : m.checkpoints()) {
         if (isOwnLog(c.getLogDir())) {
           replayFrom = Math.min(replayFrom, c.getPositionFile());
@@ -133,10 +167,13 @@ public final class LogCollector implements Closeable {
     long bytes = 0;
     for (long s : unneeded) {
       if (unneededBefore.contains(s)) {
+        if (deleted.isEmpty()) {
+          SegmentFiles.markCollected(fs, ownLog); // before the first: a replay from the start is no longer complete
+        }
         Path p = SegmentFiles.path(ownLog, s);
         long length = fs.getFileStatus(p).getLen();
-        files.forget(s);
         if (fs.delete(p, false)) {
+          files.forget(s);
           deleted.add(s);
           bytes += length;
         }

@@ -18,6 +18,7 @@ import org.logbase.files.FileRegistry;
 import org.logbase.files.SharedPaths;
 import org.logbase.index.BLinkTree;
 import org.logbase.log.LogPosition;
+import org.logbase.log.SegmentFiles;
 import org.logbase.manifest.ManifestLog;
 import org.logbase.manifest.Manifests;
 import org.logbase.manifest.TabletManifest;
@@ -104,7 +105,9 @@ public final class TabletCheckpoints {
    * written it since this one last served the tablet). An older checkpoint stands in for a damaged
    * newest one only if its tail is in the same log (replaying that log from the older position
    * restores everything); with none usable, the tablet starts empty from the start of this server's
-   * log only if every checkpoint it had continued in this log, as nothing of it can be elsewhere.
+   * log only if every checkpoint it had continued in this log, named no sorted segment, and this log
+   * has not been collected since (or the tablet never had a real checkpoint), as nothing of it can be
+   * elsewhere.
    *
    * @param useCheckpoints false starts from nothing (benchmarks compare the two)
    * @param problems told about every checkpoint that was skipped, and why
@@ -155,12 +158,27 @@ public final class TabletCheckpoints {
           + " read (" + String.join("; ", describe(m)) + "); repair or restore the file, then open it again");
     }
     String own = SharedPaths.store(fs, ownLog);
+    String why = useCheckpoints ? "no usable checkpoint" : "starting without a checkpoint";
+    boolean everCheckpointed = false;
     for (CheckpointEdit c : m.checkpoints()) {
       if (!c.getLogDir().equals(own)) {
-        throw new IOException("tablet " + d + " cannot be opened: " + (useCheckpoints ? "no usable checkpoint"
-            : "starting without a checkpoint") + ", and its history continued in " + c.getLogDir()
-            + ", not in this server's log (" + String.join("; ", describe(m)) + ")");
+        throw new IOException("tablet " + d + " cannot be opened: " + why + ", and its history continued in "
+            + c.getLogDir() + ", not in this server's log (" + String.join("; ", describe(m)) + ")");
       }
+      for (GroupCheckpoint g : c.getGroupsList()) {
+        everCheckpointed = true;
+        if (g.getSortedCount() > 0) {
+          throw new IOException("tablet " + d + " cannot be opened: " + why + ", and part of its history is in"
+              + " sorted segments only its checkpoints name (" + String.join("; ", describe(m))
+              + "); repair or restore their index files, then open it again");
+        }
+      }
+    }
+    if (everCheckpointed && SegmentFiles.isCollected(fs, ownLog)) {
+      // Segments its checkpoints covered may be gone: a replay from the start would serve it with part missing.
+      throw new IOException("tablet " + d + " cannot be opened: " + why + ", and segments of this server's log"
+          + " have been deleted as no checkpoint needed them, so a replay from its start would miss part of it ("
+          + String.join("; ", describe(m)) + "); repair or restore the index files, then open it again");
     }
     return new Start(d, groups(d, 0), ownLog, LogPosition.START, 0, 0, 0, 0);
   }

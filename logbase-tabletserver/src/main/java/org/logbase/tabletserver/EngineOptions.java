@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.logbase.common.Config;
 import org.logbase.files.FileIds;
 import org.logbase.log.LogSeals;
+import org.logbase.recovery.LogCollector;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tablet.TimestampSource;
 
@@ -31,10 +32,13 @@ import org.logbase.tablet.TimestampSource;
  *     is alone)
  * @param seals where logs whose writers are gone are sealed (a cluster's servers share them, in
  *     ZooKeeper); null: files under {@code shared}, for an engine that is alone there
+ * @param droppedTables which tables were dropped, for the log's garbage collection (a cluster's
+ *     master records them in ZooKeeper); null: none
  */
 public record EngineOptions(
     URI root, URI shared, Config config, Configuration hadoop, List<TabletDescriptor> tablets, TimestampSource clock,
-    FileIds fileIds, UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints, OtherLogs otherLogs, LogSeals seals) {
+    FileIds fileIds, UnaryOperator<FileSystem> fileSystem, boolean useCheckpoints, OtherLogs otherLogs, LogSeals seals,
+    LogCollector.DroppedTables droppedTables) {
 
   public EngineOptions {
     tablets = List.copyOf(tablets);
@@ -47,53 +51,62 @@ public record EngineOptions(
     if (otherLogs == null) {
       otherLogs = OtherLogs.WRITERS_GONE;
     }
+    if (droppedTables == null) {
+      droppedTables = LogCollector.DroppedTables.NONE;
+    }
   }
 
   public static EngineOptions of(URI root, Config config, List<TabletDescriptor> tablets) {
-    return new EngineOptions(root, null, config, new Configuration(), tablets, null, null, null, true, null, null);
+    return new EngineOptions(root, null, config, new Configuration(), tablets, null, null, null, true, null, null, null);
   }
 
   public EngineOptions withHadoop(Configuration conf) {
-    return new EngineOptions(root, shared, config, conf, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
+    return new EngineOptions(root, shared, config, conf, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals, droppedTables);
   }
 
   /** These options with the engine's file system wrapped (fault injection in tests). */
   public EngineOptions withFileSystem(UnaryOperator<FileSystem> wrap) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, wrap, useCheckpoints, otherLogs, seals);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, wrap, useCheckpoints, otherLogs, seals, droppedTables);
   }
 
   public EngineOptions withCheckpoints(boolean use) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, use, otherLogs, seals);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, use, otherLogs, seals, droppedTables);
   }
 
   public EngineOptions withConfig(Config c) {
-    return new EngineOptions(root, shared, c, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
+    return new EngineOptions(root, shared, c, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals, droppedTables);
   }
 
   /** These options with manifests and checkpoints under {@code dir} (shared with other engines). */
   public EngineOptions withShared(URI dir) {
-    return new EngineOptions(root, dir, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
+    return new EngineOptions(root, dir, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals, droppedTables);
   }
 
   public EngineOptions withFileIds(FileIds ids) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, ids, fileSystem, useCheckpoints, otherLogs, seals);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, ids, fileSystem, useCheckpoints, otherLogs, seals, droppedTables);
   }
 
   public EngineOptions withClock(TimestampSource c) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, c, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
+    return new EngineOptions(root, shared, config, hadoop, tablets, c, fileIds, fileSystem, useCheckpoints, otherLogs, seals, droppedTables);
   }
 
   public EngineOptions withTablets(List<TabletDescriptor> ts) {
-    return new EngineOptions(root, shared, config, hadoop, ts, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals);
+    return new EngineOptions(root, shared, config, hadoop, ts, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals, droppedTables);
   }
 
   /** These options with another way to tell whether other servers' logs are written still (a cluster asks ZooKeeper). */
   public EngineOptions withOtherLogs(OtherLogs others) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, others, seals);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, others, seals, droppedTables);
   }
 
   /** These options with another place for log seals (a cluster's servers share ZooKeeper's). */
   public EngineOptions withLogSeals(LogSeals s) {
-    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, s);
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, s, droppedTables);
+  }
+
+  /** These options with a view of the dropped tables (a cluster's, in ZooKeeper). */
+  public EngineOptions withDroppedTables(LogCollector.DroppedTables d) {
+    return new EngineOptions(root, shared, config, hadoop, tablets, clock, fileIds, fileSystem, useCheckpoints, otherLogs, seals,
+        d);
   }
 }

@@ -190,7 +190,7 @@ public final class StorageEngine implements Closeable {
           (System.nanoTime() - t0) / 1_000_000);
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()), seals);
       engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r,
-          new LogCollector(fs, manifests, logDir, files, LogConfig.from(o.config()), o.config()));
+          new LogCollector(fs, manifests, o.droppedTables(), logDir, files, LogConfig.from(o.config()), o.config()));
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
       engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {

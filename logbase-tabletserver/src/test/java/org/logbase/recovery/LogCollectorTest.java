@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.common.Bytes.utf8;
 import static org.logbase.common.HybridTimestamp.LATEST;
@@ -14,6 +15,8 @@ import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -217,6 +220,87 @@ class LogCollectorTest {
     assertTrue(maxLsn("ts1") > lsnBefore + 2, "the log's LSNs went on above " + lsnBefore + ": " + maxLsn("ts1"));
     try (StorageEngine e = StorageEngine.open(server("ts1", List.of(HIGH)))) {
       assertAll(e.tablet(HIGH.id()), "x");
+    }
+  }
+
+  @Test
+  void aTabletWhoseCheckpointsAreAllUnusableIsRefusedOnceItsLogWasCollected() throws Exception {
+    try (StorageEngine e = StorageEngine.open(server("ts1", List.of(LOW, HIGH)));
+        TxnManager txns = TxnManager.standalone(e)) {
+      write(txns, e.tablet(HIGH.id()), "x", 30);
+      write(txns, e.tablet(LOW.id()), "a", 60);
+      e.compact(LOW.id());
+      e.compact(HIGH.id());
+      e.checkpoint();
+      assertTrue(twoRounds(e).size() > 5, "collected");
+      write(txns, e.tablet(HIGH.id()), "y", 10);
+      e.checkpoint();
+    }
+    // Every index file of HIGH damaged: both kept checkpoints unusable. Its history is in a sorted
+    // segment and in a log whose start is gone, so it must not open as if it were empty.
+    File high = new File(new File(new File(dir, "shared"), "tablets"), "t" + TestTables.KV.id() + "-2");
+    int damaged = 0;
+    for (File f : high.listFiles((d, name) -> name.endsWith(".idx"))) {
+      byte[] b = Files.readAllBytes(f.toPath());
+      b[b.length / 2] ^= 0x5a;
+      Files.write(f.toPath(), b);
+      damaged++;
+    }
+    assertTrue(damaged > 0);
+    IOException refused = assertThrows(IOException.class, () -> StorageEngine.open(server("ts1", List.of(LOW, HIGH))));
+    assertTrue(refused.getMessage().contains("cannot be opened"), refused.getMessage());
+    try (StorageEngine e = StorageEngine.open(server("ts1", List.of(LOW)))) {
+      assertAll(e.tablet(LOW.id()), "a");
+    }
+  }
+
+  @Test
+  void aSplitParentDoesNotHoldTheLogOnceItsDaughtersMovedOn() throws Exception {
+    TabletDescriptor parent = TestTables.whole(TestTables.KV);
+    try (StorageEngine e = StorageEngine.open(server("ts1", List.of(parent)));
+        TxnManager txns = TxnManager.standalone(e)) {
+      write(txns, e.tablet(parent.id()), "a", 30);
+      write(txns, e.tablet(parent.id()), "z", 30);
+      e.splitTablet(parent, utf8("m"), LOW.tabletId(), HIGH.tabletId());
+      List<Tablet> daughters = e.openTablets(List.of(LOW, HIGH));
+      write(txns, daughters.get(0), "b", 10);
+      write(txns, daughters.get(1), "y", 10);
+      e.compact(LOW.id());
+      e.compact(HIGH.id());
+      e.checkpoint();
+      List<Long> deleted = twoRounds(e);
+      assertTrue(deleted.size() > 5, "the retired parent's checkpoints hold nothing: " + deleted);
+      assertAll(e.tablet(LOW.id()), "a");
+      assertAll(e.tablet(LOW.id()), "b");
+      assertAll(e.tablet(HIGH.id()), "z");
+      assertAll(e.tablet(HIGH.id()), "y");
+    }
+    try (StorageEngine e = StorageEngine.open(server("ts1", List.of(LOW, HIGH)))) {
+      assertAll(e.tablet(LOW.id()), "a");
+      assertAll(e.tablet(HIGH.id()), "z");
+      assertAll(e.tablet(HIGH.id()), "y");
+    }
+  }
+
+  @Test
+  void aDroppedTablesManifestsStopHoldingTheLog() throws Exception {
+    TabletDescriptor users = TestTables.whole(TestTables.USERS);
+    Set<Integer> dropped = ConcurrentHashMap.newKeySet();
+    try (StorageEngine e = StorageEngine.open(server("ts1", List.of(users, LOW)).withDroppedTables(() -> Set.copyOf(dropped)));
+        TxnManager txns = TxnManager.standalone(e)) {
+      for (int i = 0; i < 20; i++) {
+        txns.put(e.tablet(users.id()), utf8("u" + i), Map.of("name", new byte[500]), Durability.HFLUSH);
+      }
+      e.closeTablet(users.id()); // its manifest stays, naming this log, as a dropped table's does
+      write(txns, e.tablet(LOW.id()), "a", 60);
+      e.compact(LOW.id());
+      e.checkpoint();
+      List<Long> held = twoRounds(e);
+      assertTrue(held.isEmpty(), "the closed tablet's manifest names the segments it and LOW share: " + held);
+      dropped.add(TestTables.USERS.id());
+      List<Long> deleted = twoRounds(e);
+      assertTrue(deleted.size() > 5, "once its table is dropped, its manifest counts no more: " + deleted);
+      assertAll(e.tablet(LOW.id()), "a");
     }
   }
 

@@ -168,7 +168,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         .withFileIds(lease.guard(new ZooKeeperFileIds(zk, paths.fileIds())))
         .withFileSystem(fs -> new LeasedFileSystem(fs, lease))
         .withOtherLogs(new DeadServerLogs(zk, paths))
-        .withLogSeals(new ZooKeeperLogSeals(zk, paths)));
+        .withLogSeals(new ZooKeeperLogSeals(zk, paths))
+        .withDroppedTables(new ZooKeeperDroppedTables(zk, paths)));
     tablets = new ServedTablets(engine);
     Calls calls = new Calls(() -> {
       tablets.checkServing();
