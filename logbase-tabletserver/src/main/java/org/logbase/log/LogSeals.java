@@ -31,6 +31,26 @@ public interface LogSeals {
     }
   };
 
+  /**
+   * These seals as a live writer reads its own log: segments from {@code firstOwn} on are the ones
+   * it writes itself, which nobody seals while it lives, so they are not asked about (a round trip
+   * each, for a replay that may hold the write path while it reads).
+   */
+  default LogSeals olderThan(long firstOwn) {
+    LogSeals all = this;
+    return new LogSeals() {
+      @Override
+      public long sealedLength(long segment) throws IOException {
+        return segment >= firstOwn ? UNSEALED : all.sealedLength(segment);
+      }
+
+      @Override
+      public long seal(long segment, long length) throws IOException {
+        return all.seal(segment, length);
+      }
+    };
+  }
+
   /** The length segment {@code segment} is sealed at, or {@link #UNSEALED}. */
   long sealedLength(long segment) throws IOException;
 

@@ -73,12 +73,9 @@ public final class ManifestLog {
     List<Path> files = filesNewestFirst(fs, dir);
     for (Path p : files) {
       try {
-        TabletManifest m = TabletManifest.empty(tablet);
         Read read = readEdits(fs, p, problems);
-        for (ManifestEdit e : read.edits()) {
-          m = m.apply(e);
-        }
-        return new ManifestLog(fs, dir, m, number(files.get(0)), read.edits().size(), read.torn() || p != files.get(0));
+        return new ManifestLog(fs, dir, applied(tablet, read.edits()), number(files.get(0)), read.edits().size(),
+            read.torn() || p != files.get(0));
       } catch (IOException | IllegalArgumentException e) {
         problems.accept("manifest " + p + " is unusable (" + e.getMessage() + "); trying an older one");
       }
@@ -100,15 +97,19 @@ public final class ManifestLog {
    */
   public static TabletManifest read(FileSystem fs, Path dir, TabletId tablet) throws IOException {
     List<Path> files = filesNewestFirst(fs, dir);
-    TabletManifest m = TabletManifest.empty(tablet);
     if (files.isEmpty()) {
-      return m;
+      return TabletManifest.empty(tablet);
     }
     Read read = readEdits(fs, files.get(0), problem -> { });
     if (read.damaged()) {
       throw new IOException("manifest " + files.get(0) + " is damaged (an edit fails its CRC32C)");
     }
-    for (ManifestEdit e : read.edits()) {
+    return applied(tablet, read.edits());
+  }
+
+  private static TabletManifest applied(TabletId tablet, List<ManifestEdit> edits) {
+    TabletManifest m = TabletManifest.empty(tablet);
+    for (ManifestEdit e : edits) {
       m = m.apply(e);
     }
     return m;

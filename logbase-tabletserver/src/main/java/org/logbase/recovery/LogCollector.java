@@ -15,10 +15,8 @@ import org.logbase.common.Config;
 import org.logbase.common.Threads;
 import org.logbase.files.FileRegistry;
 import org.logbase.files.SharedPaths;
-import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogConfig;
 import org.logbase.log.SegmentFiles;
-import org.logbase.log.SegmentScanner;
 import org.logbase.manifest.Manifests;
 import org.logbase.manifest.TabletManifest;
 import org.logbase.rpc.CheckpointEdit;
@@ -126,7 +124,9 @@ public final class LogCollector implements Closeable {
 
   private Round look() throws IOException {
     List<Long> segments = SegmentFiles.list(fs, ownLog);
-    long keepFrom = newestWithRecord(segments);
+    long newest = LogRecovery.newestWithRecord(fs, ownLog, segments, config);
+    // It and every later segment stay (without a record anywhere: the newest segment and after).
+    long keepFrom = newest >= 0 ? newest : segments.isEmpty() ? Long.MAX_VALUE : segments.get(segments.size() - 1);
     List<TabletManifest> all;
     Set<Integer> droppedTables;
     try {
@@ -189,22 +189,6 @@ public final class LogCollector implements Closeable {
 
   private boolean isOwnLog(String logDir) {
     return !logDir.isEmpty() && SharedPaths.same(fs, ownLog, SharedPaths.store(fs, SharedPaths.resolve(fs, logDir)));
-  }
-
-  /**
-   * The newest segment that holds a valid record (the newest one if none does): where a restart
-   * continues the log's LSNs from, so it and every later segment stay.
-   */
-  private long newestWithRecord(List<Long> segments) throws IOException {
-    for (int i = segments.size() - 1; i >= 0; i--) {
-      try (SegmentScanner s = SegmentScanner.open(fs, ownLog, segments.get(i), 0, config.maxFrameBytes(), d -> { })) {
-        AppendedRecord r = s.next();
-        if (r != null) {
-          return segments.get(i);
-        }
-      }
-    }
-    return segments.isEmpty() ? Long.MAX_VALUE : segments.get(segments.size() - 1);
   }
 
   @Override

@@ -86,20 +86,34 @@ public final class LogRecovery {
   /** LSN and largest timestamp of the newest segment holding a record: where a log with no tablets continues. */
   private static long[] lastLsnAndTimestamp(FileSystem fs, Path logDir, List<Long> segments, LogConfig config)
       throws IOException {
-    for (int i = segments.size() - 1; i >= 0; i--) {
-      long lsn = 0;
-      long ts = 0;
-      try (SegmentScanner s = SegmentScanner.open(fs, logDir, segments.get(i), 0, config.maxFrameBytes(), d -> { })) {
-        AppendedRecord r;
-        while ((r = s.next()) != null) {
-          lsn = Math.max(lsn, r.record().lsn());
-          ts = Math.max(ts, r.record().timestamp());
-        }
-      }
-      if (lsn > 0) {
-        return new long[] {lsn, ts};
+    long newest = newestWithRecord(fs, logDir, segments, config);
+    if (newest < 0) {
+      return new long[] {0, 0};
+    }
+    long lsn = 0;
+    long ts = 0;
+    try (SegmentScanner s = SegmentScanner.open(fs, logDir, newest, 0, config.maxFrameBytes(), d -> { })) {
+      AppendedRecord r;
+      while ((r = s.next()) != null) {
+        lsn = Math.max(lsn, r.record().lsn());
+        ts = Math.max(ts, r.record().timestamp());
       }
     }
-    return new long[] {0, 0};
+    return new long[] {lsn, ts};
+  }
+
+  /**
+   * The newest of {@code segments} (ascending) that holds a valid record, or -1 if none does: a
+   * restart continues the log's LSNs from it, so the log's garbage collection keeps it.
+   */
+  static long newestWithRecord(FileSystem fs, Path logDir, List<Long> segments, LogConfig config) throws IOException {
+    for (int i = segments.size() - 1; i >= 0; i--) {
+      try (SegmentScanner s = SegmentScanner.open(fs, logDir, segments.get(i), 0, config.maxFrameBytes(), d -> { })) {
+        if (s.next() != null) {
+          return segments.get(i);
+        }
+      }
+    }
+    return -1;
   }
 }

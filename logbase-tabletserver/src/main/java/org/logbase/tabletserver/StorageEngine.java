@@ -102,6 +102,8 @@ public final class StorageEngine implements Closeable {
   private final Path logDir;
   private final LogConfig logConfig;
   private final LogSeals seals;
+  /** {@link #seals} for replays of this server's own log, not asking about the segments it writes. */
+  private final LogSeals ownLogSeals;
   private final LogCollector garbage;
   private final FileRegistry files;
   private final TabletCheckpoints checkpoints;
@@ -137,6 +139,7 @@ public final class StorageEngine implements Closeable {
     this.garbage = garbage;
     this.fs = fs;
     this.seals = seals;
+    this.ownLogSeals = seals.olderThan(r.nextSegment());
     this.logDir = checkpoints.ownLog();
     this.logConfig = LogConfig.from(options.config());
     this.files = files;
@@ -186,11 +189,11 @@ public final class StorageEngine implements Closeable {
       }
       recordOrigins(checkpoints, own);
       LogSeals seals = o.seals() != null ? o.seals() : new FileLogSeals(fs, new Path(shared, "log-seals"));
-      Replay replay = Replay.of(fs, logDir, LogConfig.from(o.config()), seals, own, problems,
-          (System.nanoTime() - t0) / 1_000_000);
-      LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), LogConfig.from(o.config()), seals);
+      LogConfig logConfig = LogConfig.from(o.config());
+      Replay replay = Replay.of(fs, logDir, logConfig, seals, own, problems, (System.nanoTime() - t0) / 1_000_000);
+      LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), logConfig, seals);
       engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r,
-          new LogCollector(fs, manifests, o.droppedTables(), logDir, files, LogConfig.from(o.config()), o.config()));
+          new LogCollector(fs, manifests, o.droppedTables(), logDir, files, logConfig, o.config()));
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
       engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {
@@ -293,7 +296,7 @@ public final class StorageEngine implements Closeable {
     }
     recordOrigins(checkpoints, own);
     List<TabletDescriptor> toOpen = own.stream().map(TabletCheckpoints.Start::tablet).toList();
-    Replay replay = Replay.of(fs, logDir, logConfig, seals, own, problems, loadMillis);
+    Replay replay = Replay.of(fs, logDir, logConfig, ownLogSeals, own, problems, loadMillis);
     replay.scanTo(applier.appliedEnd());
     replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
     try {
