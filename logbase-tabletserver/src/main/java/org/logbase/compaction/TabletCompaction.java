@@ -47,7 +47,7 @@ public final class TabletCompaction {
   static final long DEFAULT_CHUNK_BYTES = 64L << 20;
   /** At most this many bytes of log in one read of a chunk's records (several records, in log order). */
   public static final String READ_WINDOW_BYTES = "compaction.read.window.bytes";
-  static final long DEFAULT_READ_WINDOW_BYTES = 4L << 20;
+  static final long DEFAULT_READ_WINDOW_BYTES = 256L << 10;
 
   private final FileSystem fs;
   private final FileIds ids;

@@ -187,12 +187,21 @@ public final class RecordCodec {
    * @throws IllegalStateException if a length runs past the buffer
    */
   public static List<LogRecord.Column> getColumns(ByteBuffer b, int count) {
+    return getColumns(b, count, null);
+  }
+
+  /**
+   * The same, with names decoded through {@code names} (null: each name anew).
+   *
+   * @throws IllegalStateException if a length runs past the buffer
+   */
+  public static List<LogRecord.Column> getColumns(ByteBuffer b, int count, ColumnNames names) {
     if (count < 0 || count > b.remaining()) {
       throw new IllegalStateException("column count " + count + " beyond the buffer");
     }
     LogRecord.Column[] cols = new LogRecord.Column[count];
     for (int i = 0; i < count; i++) {
-      String name = new String(getBytes(b), StandardCharsets.UTF_8);
+      String name = names != null ? names.decode(b, getVarint(b)) : new String(getBytes(b), StandardCharsets.UTF_8);
       cols[i] = new LogRecord.Column(name, getBytes(b));
     }
     return List.of(cols); // immutable: the records and entries that hold it need not copy it again

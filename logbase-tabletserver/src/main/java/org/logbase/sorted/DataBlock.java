@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import org.logbase.index.EntryOrder;
+import org.logbase.log.ColumnNames;
 import org.logbase.log.RecordCodec;
 
 /**
@@ -78,7 +79,12 @@ public final class DataBlock {
   }
 
   SortedEntry entry(int i) {
-    return EntryCodec.decode(ByteBuffer.wrap(raw, starts[i], raw.length - starts[i]));
+    return entry(i, null);
+  }
+
+  /** Entry {@code i}, its column names decoded through {@code names} (null: each anew). */
+  SortedEntry entry(int i, ColumnNames names) {
+    return EntryCodec.decode(ByteBuffer.wrap(raw, starts[i], raw.length - starts[i]), names);
   }
 
   /** Index of the first entry at or after {@code (key, ts)}; {@link #size} if there is none. */

@@ -11,6 +11,7 @@ import static org.logbase.log.RecordCodec.varintSize;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.logbase.log.ColumnNames;
 import org.logbase.log.LogRecord.Column;
 import org.logbase.log.RecordType;
 
@@ -53,12 +54,21 @@ final class EntryCodec {
    * @throws IllegalStateException if it does not parse
    */
   static SortedEntry decode(ByteBuffer b) {
+    return decode(b, null);
+  }
+
+  /**
+   * The same, with column names decoded through {@code names} (null: each anew).
+   *
+   * @throws IllegalStateException if it does not parse
+   */
+  static SortedEntry decode(ByteBuffer b, ColumnNames names) {
     byte[] key = getBytes(b);
     long ts = b.getLong();
     byte k = b.get();
     RecordType kind = kind(k);
     long txnId = (k & HAS_TXN) != 0 ? b.getLong() : 0;
-    List<Column> columns = kind == RecordType.DATA ? getColumns(b, getVarint(b)) : List.of();
+    List<Column> columns = kind == RecordType.DATA ? getColumns(b, getVarint(b), names) : List.of();
     return new SortedEntry(key, ts, kind, txnId, columns);
   }
 

@@ -1,6 +1,8 @@
 package org.logbase.sorted;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
 import org.apache.hadoop.fs.FSDataInputStream;
 
 /**
@@ -13,21 +15,40 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * the DataNode instead of a new request per positioned read. Each block is checked as every block
  * read is ({@link SegmentReaderV1#check}). {@link #close} gives the stream back; a read after it
  * takes one again.
+ *
+ * <p><b>Read-ahead.</b> Once it reads through its stream, the scan asks {@link ReadAhead} for a
+ * thread that reads and checks the next blocks, up to the last one its range can reach, at most
+ * {@link ReadAhead#depth} ahead of the scan. While that {@link Prefetch} runs it alone uses the
+ * stream; the scan takes blocks from it in order. A request for any other block (a seek), or
+ * {@link #close}, stops it first: it ends after the block it is reading, and what it read ahead is
+ * dropped. A block that fails its check, or a failed read, reaches the scan when it asks for that
+ * block, never earlier, so a scan that stops before a damaged block does not fail.
  */
 final class ScanBlocks implements BlockSource {
   /** Blocks a scan reads with positioned reads before it opens a stream. */
   static final int POSITIONED_BLOCKS = 2;
 
   private final SegmentReaderV1 reader;
+  /** Blocks at or after this one hold nothing the scan's range reaches. */
+  private final int limit;
   private int positioned;
   private FSDataInputStream stream;
+  private Prefetch prefetch;
 
-  ScanBlocks(SegmentReaderV1 reader) {
+  /** @param limit blocks at or after this one are not read ahead (the range ends before them) */
+  ScanBlocks(SegmentReaderV1 reader, int limit) {
     this.reader = reader;
+    this.limit = limit;
   }
 
   @Override
   public DataBlock block(int i) throws IOException {
+    if (prefetch != null) {
+      if (i == prefetch.next && i < limit) {
+        return prefetch.take();
+      }
+      stopPrefetch();
+    }
     DataBlock cached = reader.cached(i);
     if (cached != null) {
       return cached;
@@ -39,17 +60,157 @@ final class ScanBlocks implements BlockSource {
     if (stream == null) {
       stream = reader.streams().take();
     }
+    DataBlock b = readFromStream(stream, i);
+    startPrefetch(i + 1);
+    return b;
+  }
+
+  private DataBlock readFromStream(FSDataInputStream in, int i) throws IOException {
     BlockInfo info = reader.index().get(i);
     String what = SegmentReaderV1.name(i, info);
-    return reader.check(i, reader.file().read(stream, info.offset(), info.storedLength(), what));
+    return reader.check(i, reader.file().read(in, info.offset(), info.storedLength(), what));
+  }
+
+  private void startPrefetch(int from) {
+    int depth = reader.readAhead().depth();
+    if (depth == 0 || from >= limit) {
+      return;
+    }
+    Prefetch p = new Prefetch(stream, from, depth);
+    if (reader.readAhead().start(p)) {
+      prefetch = p;
+    }
+  }
+
+  private void stopPrefetch() {
+    Prefetch p = prefetch;
+    prefetch = null;
+    if (p != null) {
+      p.stop();
+    }
   }
 
   @Override
   public void close() throws IOException {
+    stopPrefetch();
     FSDataInputStream s = stream;
     stream = null;
     if (s != null) {
       reader.streams().give(s);
+    }
+  }
+
+  /**
+   * Reads blocks {@code [next, limit)} in order through the scan's stream on a read-ahead thread,
+   * each checked, holding at most {@code depth} that the scan has not taken. Items are a block or
+   * the exception reading it raised (after which it reads no more).
+   */
+  private final class Prefetch implements Runnable {
+    private final FSDataInputStream in;
+    private final int depth;
+    private final ArrayDeque<Object> ready = new ArrayDeque<>();
+    /** The block {@link #take} returns next (the scan's side). */
+    private int next;
+    /** The block {@link #run} reads next (its own side). */
+    private int reading;
+    private boolean stopped;
+    private boolean ended;
+
+    Prefetch(FSDataInputStream in, int from, int depth) {
+      this.in = in;
+      this.next = from;
+      this.reading = from;
+      this.depth = depth;
+    }
+
+    @Override
+    public void run() {
+      try {
+        while (reading < limit && waitForRoom()) {
+          Object item;
+          try {
+            item = readFromStream(in, reading);
+          } catch (IOException | RuntimeException e) {
+            item = e;
+          }
+          if (!add(item) || !(item instanceof DataBlock)) {
+            return;
+          }
+          reading++;
+        }
+      } catch (InterruptedException e) { // the server closes: the scan gets it, if it still waits
+        add(new InterruptedIOException("read-ahead of " + reader.path() + " stopped: the reader closes"));
+      } finally {
+        synchronized (this) {
+          ended = true;
+          notifyAll();
+        }
+      }
+    }
+
+    private synchronized boolean waitForRoom() throws InterruptedException {
+      while (!stopped && ready.size() >= depth) {
+        wait();
+      }
+      return !stopped;
+    }
+
+    /** False if the scan stopped this meanwhile. */
+    private synchronized boolean add(Object item) {
+      if (stopped) {
+        return false;
+      }
+      ready.addLast(item);
+      notifyAll();
+      return true;
+    }
+
+    /** Block {@link #next}, waiting for it; its read's failure if it failed. */
+    DataBlock take() throws IOException {
+      Object item;
+      synchronized (this) {
+        try {
+          while (ready.isEmpty()) {
+            if (ended) {
+              throw new IllegalStateException("read-ahead ended before block " + next);
+            }
+            wait();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted waiting for block " + next + " of " + reader.path());
+        }
+        item = ready.pollFirst();
+        notifyAll();
+      }
+      next++;
+      if (item instanceof IOException e) {
+        throw e;
+      }
+      if (item instanceof RuntimeException e) {
+        throw e;
+      }
+      return (DataBlock) item;
+    }
+
+    /** Makes {@link #run} end after the block it reads and waits for that, so the stream is free again. */
+    void stop() {
+      boolean interrupted = false;
+      synchronized (this) {
+        stopped = true;
+        ready.clear();
+        notifyAll();
+        while (!ended) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

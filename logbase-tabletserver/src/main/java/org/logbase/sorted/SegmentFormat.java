@@ -25,8 +25,9 @@ public interface SegmentFormat {
    *
    * @param fs the file's file system, where scans open streams of their own
    * @param length the file's length
+   * @param readAhead the threads its scans may read ahead with
    * @throws SegmentDamageException if the file fails a check
    */
-  SortedSegmentReader open(FileSystem fs, Path path, FSDataInputStream in, long length, BlockCache cache)
-      throws IOException;
+  SortedSegmentReader open(FileSystem fs, Path path, FSDataInputStream in, long length, BlockCache cache,
+      ReadAhead readAhead) throws IOException;
 }

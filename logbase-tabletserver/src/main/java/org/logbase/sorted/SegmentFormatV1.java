@@ -39,8 +39,8 @@ final class SegmentFormatV1 implements SegmentFormat {
 
   @Override
   public SortedSegmentReader open(FileSystem fs, Path path, FSDataInputStream in, long length,
-      BlockCache cache) throws IOException {
-    return SegmentReaderV1.open(new PositionedFile(fs, path, in, length), cache);
+      BlockCache cache, ReadAhead readAhead) throws IOException {
+    return SegmentReaderV1.open(new PositionedFile(fs, path, in, length), cache, readAhead);
   }
 
   static byte[] header(SegmentIdentity id, Compression compression) {

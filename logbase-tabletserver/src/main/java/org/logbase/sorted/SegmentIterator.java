@@ -3,6 +3,8 @@ package org.logbase.sorted;
 import java.io.IOException;
 import java.util.NoSuchElementException;
 import org.logbase.common.Bytes;
+import org.logbase.index.EntryOrder;
+import org.logbase.log.ColumnNames;
 
 /**
  * Iterates a range of a format version 1 segment block by block: a block is read (and checked) when
@@ -15,6 +17,9 @@ final class SegmentIterator implements EntryIterator {
   private final BlockSource blocks;
   private final byte[] start;
   private final byte[] end;
+  /** Blocks before this one hold only keys before {@link #end}: their entries need no check against it. */
+  private final int endBlock;
+  private final ColumnNames names = new ColumnNames();
 
   private int blockIndex;
   private DataBlock block;
@@ -31,6 +36,7 @@ final class SegmentIterator implements EntryIterator {
     this.blocks = blocks;
     this.start = startInclusive;
     this.end = endExclusive;
+    this.endBlock = end == null ? index.size() : index.find(end, EntryOrder.FIRST_TIMESTAMP);
     if (start == null) {
       blockIndex = 0;
     } else {
@@ -70,8 +76,8 @@ final class SegmentIterator implements EntryIterator {
         seekKey = null;
       }
       if (pos < block.size()) {
-        SortedEntry e = block.entry(pos++);
-        if (end != null && Bytes.compare(e.rowKey(), end) >= 0) {
+        SortedEntry e = block.entry(pos++, names);
+        if (blockIndex >= endBlock && Bytes.compare(e.rowKey(), end) >= 0) {
           end();
         } else {
           next = e;

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Closeables;
+import org.logbase.index.EntryOrder;
 
 /**
  * Reads a format version 1 segment. Opening checks the footer, header, Bloom filter and block index
@@ -19,18 +20,20 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   private final BlockIndex index;
   private final BlockCache cache;
   private final ScanStreams streams;
+  private final ReadAhead readAhead;
 
   private SegmentReaderV1(PositionedFile file, SegmentStats stats, BloomFilter filter, BlockIndex index,
-      BlockCache cache) {
+      BlockCache cache, ReadAhead readAhead) {
     this.file = file;
     this.stats = stats;
     this.filter = filter;
     this.index = index;
     this.cache = cache;
     this.streams = new ScanStreams(file);
+    this.readAhead = readAhead;
   }
 
-  static SegmentReaderV1 open(PositionedFile file, BlockCache cache) throws IOException {
+  static SegmentReaderV1 open(PositionedFile file, BlockCache cache, ReadAhead readAhead) throws IOException {
     long length = file.length();
     if (length < SegmentFormatV1.HEADER_BYTES + TrailerV1.BYTES) {
       throw file.damage(0, "a file of " + length + " bytes is too short for format version 1 (truncated?)");
@@ -80,7 +83,7 @@ final class SegmentReaderV1 implements SortedSegmentReader {
       throw file.damage(t.indexOffset(), "block index and footer disagree on the data blocks");
     }
     SegmentStats stats = stats(header.identity(), header.compression(), t, index, length);
-    return new SegmentReaderV1(file, stats, filter, index, cache);
+    return new SegmentReaderV1(file, stats, filter, index, cache, readAhead);
   }
 
   static SegmentStats stats(SegmentIdentity id, Compression compression, TrailerV1 t, BlockIndex index,
@@ -138,7 +141,10 @@ final class SegmentReaderV1 implements SortedSegmentReader {
 
   @Override
   public EntryIterator scan(byte[] startInclusive, byte[] endExclusive) {
-    return new SegmentIterator(index, new ScanBlocks(this), startInclusive, endExclusive);
+    // Blocks after the one that holds the first entry at or after the end hold nothing before it.
+    int limit = endExclusive == null ? index.size()
+        : Math.min(index.size(), index.find(endExclusive, EntryOrder.FIRST_TIMESTAMP) + 1);
+    return new SegmentIterator(index, new ScanBlocks(this, limit), startInclusive, endExclusive);
   }
 
   BlockIndex index() {
@@ -151,6 +157,10 @@ final class SegmentReaderV1 implements SortedSegmentReader {
 
   ScanStreams streams() {
     return streams;
+  }
+
+  ReadAhead readAhead() {
+    return readAhead;
   }
 
   /** Block {@code i}, from the cache or read (positioned), checked and cached. */

@@ -50,6 +50,16 @@ public final class SortedFormats {
    *     version or fails a check of its format
    */
   public static SortedSegmentReader open(FileSystem fs, Path path, BlockCache cache) throws IOException {
+    return open(fs, path, cache, ReadAhead.none());
+  }
+
+  /**
+   * The same, with scans that read ahead through {@code readAhead}.
+   *
+   * @param readAhead threads the scans may read their next blocks with; {@link ReadAhead#none()} for none
+   */
+  public static SortedSegmentReader open(FileSystem fs, Path path, BlockCache cache, ReadAhead readAhead)
+      throws IOException {
     FSDataInputStream in = fs.open(path);
     try {
       long length = fs.getFileStatus(path).getLen();
@@ -69,7 +79,7 @@ public final class SortedFormats {
         throw file.damage(length - TAIL_BYTES,
             "unknown sorted segment format version " + version + " (known: " + known() + ")");
       }
-      return format.get().open(fs, path, in, length, cache);
+      return format.get().open(fs, path, in, length, cache, readAhead);
     } catch (IOException | RuntimeException e) {
       try {
         in.close();

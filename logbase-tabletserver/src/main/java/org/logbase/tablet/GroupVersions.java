@@ -38,13 +38,12 @@ public final class GroupVersions {
    * read sequentially (close the cursor unless it is read to its end).
    */
   static VersionCursor range(GroupIndex g, RecordStore store, byte[] start, byte[] end) {
-    return ranged(g, new IndexVersions(g.index().range(start, end), store), start, end);
-  }
-
-  /** {@code index} merged with the group's segments over [start, end). */
-  private static VersionCursor ranged(GroupIndex g, VersionCursor index, byte[] start, byte[] end) {
     List<VersionCursor> all = new ArrayList<>();
-    all.add(index);
+    // An index that holds nothing (all of it compacted) is left out of the merge: what is written
+    // from now on is newer than the read, as for a cursor that has passed its key.
+    if (g.index().size() > 0 || g.segments().isEmpty()) {
+      all.add(new IndexVersions(g.index().range(start, end), store));
+    }
     for (SortedSegment s : g.segments()) {
       all.add(new SegmentVersions(s.reader().scan(start, end)));
     }

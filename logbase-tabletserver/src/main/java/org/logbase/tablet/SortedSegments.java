@@ -11,21 +11,29 @@ import org.logbase.files.SharedPaths;
 import org.logbase.rpc.SortedRef;
 import org.logbase.sorted.BlockCache;
 import org.logbase.sorted.CaffeineBlockCache;
+import org.logbase.sorted.ReadAhead;
 import org.logbase.sorted.SortedFormats;
 import org.logbase.sorted.SortedSegmentReader;
 
 /**
  * The sorted segments a server reads, one open reader per file however many tablets name it (the
- * daughters of a split share their parent's), and the block cache they share
- * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none). A reader stays open until its file
- * is deleted (a checkpoint after the one that stopped naming it) or the server closes.
+ * daughters of a split share their parent's), the block cache they share
+ * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none) and the threads their scans read
+ * ahead with ({@code sorted.scan.read.ahead.blocks}, default 4 blocks per scan, and {@code
+ * sorted.scan.read.ahead.threads}, default 2 per core, scans at once; 0: none). A reader stays open
+ * until its file is deleted (a checkpoint after the one that stopped naming it) or the server
+ * closes.
  */
 public final class SortedSegments implements Closeable {
   public static final String BLOCK_CACHE_BYTES = "sorted.block.cache.bytes";
   static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
+  public static final String READ_AHEAD_BLOCKS = "sorted.scan.read.ahead.blocks";
+  static final int DEFAULT_READ_AHEAD_BLOCKS = 4;
+  public static final String READ_AHEAD_THREADS = "sorted.scan.read.ahead.threads";
 
   private final FileSystem fs;
   private final BlockCache cache;
+  private final ReadAhead readAhead;
   /** By the path manifests store (one file id per path). */
   private final Map<String, SortedSegment> open = new HashMap<>();
 
@@ -33,13 +41,15 @@ public final class SortedSegments implements Closeable {
     this.fs = fs;
     long bytes = config.getBytes(BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES);
     this.cache = bytes == 0 ? BlockCache.none() : new CaffeineBlockCache(bytes);
+    this.readAhead = ReadAhead.of(config.getInt(READ_AHEAD_BLOCKS, DEFAULT_READ_AHEAD_BLOCKS),
+        config.getInt(READ_AHEAD_THREADS, 2 * Runtime.getRuntime().availableProcessors()));
   }
 
   /** The segment a manifest names, opened (and its footer, index and filter checked) on first use. */
   public synchronized SortedSegment open(SortedRef ref) throws IOException {
     SortedSegment s = open.get(ref.getPath());
     if (s == null) {
-      SortedSegmentReader r = SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache);
+      SortedSegmentReader r = SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache, readAhead);
       s = new SortedSegment(ref.getFileId(), ref.getPath(), r);
       open.put(ref.getPath(), s);
     }
@@ -61,6 +71,7 @@ public final class SortedSegments implements Closeable {
 
   @Override
   public synchronized void close() throws IOException {
+    readAhead.close();
     IOException first = null;
     for (SortedSegment s : open.values()) {
       try {

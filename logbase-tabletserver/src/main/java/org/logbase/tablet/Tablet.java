@@ -229,7 +229,7 @@ public final class Tablet {
       TreeMap<String, Cell> cells = new TreeMap<>();
       for (GroupScan s : scans) {
         byte[] k = s.peekKey();
-        if (k != null && Bytes.compare(k, next) == 0) {
+        if (k != null && (k == next || Bytes.compare(k, next) == 0)) {
           s.readRow(cells);
         }
       }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NavigableSet;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,13 +23,23 @@ import org.logbase.common.Bytes;
  * {@link ScanBlocks#POSITIONED_BLOCKS} positioned reads; they give it back to the reader, released
  * (unbuffered), when they reach their end or are closed, and the next scan reuses it; closing the
  * reader closes every stream; point reads open no stream; scans take cached blocks but add none;
- * damage met by the stream is reported as any other.
+ * damage met by the stream is reported as any other. Without read-ahead here; {@link
+ * SortedSegmentScanReadAheadTest} runs the same with it.
  */
 class SortedSegmentScanTest extends LocalFsTest {
   StreamCountingFileSystem counting;
   Path file;
   NavigableSet<SortedEntry> model;
   List<SortedEntry> all;
+
+  /** The read-ahead the readers of these tests scan with. */
+  ReadAhead readAhead() {
+    return ReadAhead.none();
+  }
+
+  SortedSegmentReader open(FileSystem on, Path p, BlockCache cache) throws IOException {
+    return SortedFormats.open(on, p, cache, readAhead());
+  }
 
   @BeforeEach
   void writeSegment() throws IOException {
@@ -41,7 +52,7 @@ class SortedSegmentScanTest extends LocalFsTest {
 
   @Test
   void aScanAcrossManyBlocksReadsThemInOneStreamAndEqualsGetByGet() throws IOException {
-    SortedSegmentReader r = SortedFormats.open(counting, file, BlockCache.none());
+    SortedSegmentReader r = open(counting, file, BlockCache.none());
     try {
       List<BlockInfo> blocks = r.blocks();
       assertTrue(blocks.size() > 20, "many blocks: " + blocks.size());
@@ -83,7 +94,7 @@ class SortedSegmentScanTest extends LocalFsTest {
 
   @Test
   void aScanStoppedEarlyClosesItsStreamAndAShortScanOpensNone() throws IOException {
-    try (SortedSegmentReader r = SortedFormats.open(counting, file, BlockCache.none())) {
+    try (SortedSegmentReader r = open(counting, file, BlockCache.none())) {
       List<BlockInfo> blocks = r.blocks();
       int inFirstFive = blocks.stream().limit(5).mapToInt(BlockInfo::entryCount).sum();
       try (EntryIterator it = r.scan()) {
@@ -119,7 +130,7 @@ class SortedSegmentScanTest extends LocalFsTest {
   void scansTakeCachedBlocksButAddNone() throws IOException {
     SortedSegmentRoundTripTest.CountingCache cache =
         new SortedSegmentRoundTripTest.CountingCache(new CaffeineBlockCache(1 << 20));
-    try (SortedSegmentReader r = SortedFormats.open(counting, file, cache)) {
+    try (SortedSegmentReader r = open(counting, file, cache)) {
       int blocks = r.blocks().size();
       assertEquals(all, drain(r.scan()));
       assertEquals(0, cache.puts, "a scan adds no block to the cache");
@@ -140,7 +151,7 @@ class SortedSegmentScanTest extends LocalFsTest {
   @Test
   void damageMetByAStreamedScanIsReportedAndNeverServed() throws IOException {
     List<BlockInfo> blocks;
-    try (SortedSegmentReader r = SortedFormats.open(fs, file, BlockCache.none())) {
+    try (SortedSegmentReader r = open(fs, file, BlockCache.none())) {
       blocks = r.blocks();
     }
     int damaged = blocks.size() / 2;
@@ -148,7 +159,7 @@ class SortedSegmentScanTest extends LocalFsTest {
     BlockInfo block = blocks.get(damaged);
     int before = blocks.stream().limit(damaged).mapToInt(BlockInfo::entryCount).sum();
     Path bad = flipped(file, block.offset() + block.storedLength() / 3, "bad.lbs");
-    try (SortedSegmentReader r = SortedFormats.open(counting, bad, BlockCache.none())) {
+    try (SortedSegmentReader r = open(counting, bad, BlockCache.none())) {
       List<SortedEntry> got = new ArrayList<>();
       try (EntryIterator it = r.scan()) {
         SegmentDamageException e = assertThrows(SegmentDamageException.class, () -> {

@@ -1,0 +1,87 @@
+package org.logbase.sorted;
+
+import java.io.Closeable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import org.logbase.common.Threads;
+
+/**
+ * The threads that read a scan's next blocks while the scan decodes the ones it has ({@link
+ * ScanBlocks}): reading a block (the HDFS client's receive, checksum and copy) and checking it
+ * (CRC32C, decompression, the walk over its entries) costs about as much as turning its entries
+ * into rows, so the two overlap. At most {@link #threads} scans read ahead at once; a scan that
+ * finds them all busy reads its blocks itself, as it does with read-ahead off. Each scan holds at
+ * most {@link #depth} blocks read ahead. Shared by the readers of a server's segments; thread-safe.
+ */
+public final class ReadAhead implements Closeable {
+  private static final ReadAhead NONE = new ReadAhead(0, 0);
+
+  private final int depth;
+  private final int threads;
+  private final Semaphore free;
+  private final ExecutorService pool;
+
+  private ReadAhead(int depth, int threads) {
+    this.depth = depth;
+    this.threads = threads;
+    this.free = new Semaphore(threads);
+    this.pool = depth > 0 && threads > 0 ? Executors.newCachedThreadPool(Threads.daemon("scan-read-ahead")) : null;
+  }
+
+  /** No read-ahead: every scan reads its blocks itself. */
+  public static ReadAhead none() {
+    return NONE;
+  }
+
+  /**
+   * @param depth blocks each scan holds read ahead; 0 for none
+   * @param threads scans that may read ahead at once; 0 for none
+   */
+  public static ReadAhead of(int depth, int threads) {
+    if (depth < 0 || threads < 0) {
+      throw new IllegalArgumentException("read-ahead depth and threads must be 0 or more, got " + depth
+          + " and " + threads);
+    }
+    return depth == 0 || threads == 0 ? NONE : new ReadAhead(depth, threads);
+  }
+
+  /** Blocks a scan holds read ahead; 0 when off. */
+  int depth() {
+    return pool == null ? 0 : depth;
+  }
+
+  /** Runs {@code task} on a read-ahead thread if one is free; false if none is (or this is off or closed). */
+  boolean start(Runnable task) {
+    if (pool == null || !free.tryAcquire()) {
+      return false;
+    }
+    try {
+      pool.execute(() -> {
+        try {
+          task.run();
+        } finally {
+          free.release();
+        }
+      });
+      return true;
+    } catch (RejectedExecutionException closed) { // the scan reads for itself
+      free.release();
+      return false;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return pool == null ? "off" : depth + " blocks per scan, " + threads + " scans at once";
+  }
+
+  /** Stops the threads; a running read-ahead is interrupted and its scan gets the error. */
+  @Override
+  public void close() {
+    if (pool != null) {
+      Threads.stop(pool, 10);
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package org.logbase.sorted;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.logbase.sorted.SortedFixture.drain;
+import static org.logbase.sorted.SortedFixture.modelRange;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every scan test again with read-ahead on (two blocks ahead, one scan at a time), and what
+ * read-ahead adds: it reads no block past the last one its range can reach; a seek waits until the
+ * read-ahead has let go of the stream (never two readers of one stream); seeks back and forth
+ * and early closes, at random, leave every entry returned in order and every stream given back; a
+ * second scan that finds the read-ahead thread busy reads for itself and returns the same.
+ */
+class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
+  private ReadAhead readAhead;
+
+  @BeforeEach
+  void startReadAhead() {
+    readAhead = ReadAhead.of(2, 1);
+  }
+
+  @AfterEach
+  void stopReadAhead() {
+    readAhead.close();
+  }
+
+  @Override
+  ReadAhead readAhead() {
+    return readAhead;
+  }
+
+  @Test
+  void aRangeScanReadsNoBlockPastItsEnd() throws IOException {
+    try (SortedSegmentReader r = open(counting, file, BlockCache.none())) {
+      List<BlockInfo> blocks = r.blocks();
+      int endBlock = blocks.size() / 2;
+      int firstOfEnd = blocks.stream().limit(endBlock).mapToInt(BlockInfo::entryCount).sum();
+      byte[] end = all.get(firstOfEnd + 1).rowKey();
+      try (EntryIterator it = r.scan(null, end)) {
+        assertEquals(modelRange(model, null, end), drain(it));
+      }
+      long reachable = blocks.stream().limit(endBlock + 1).skip(ScanBlocks.POSITIONED_BLOCKS)
+          .mapToLong(BlockInfo::storedLength).sum();
+      assertEquals(reachable, counting.sequentialBytes(),
+          "the blocks up to the one holding the end, each once, and none after");
+    }
+  }
+
+  @Test
+  void seeksAndEarlyClosesAtRandomReturnEveryEntryInOrder() throws IOException {
+    SplittableRandom rng = new SplittableRandom(7);
+    try (SortedSegmentReader r = open(counting, file, BlockCache.none())) {
+      for (int round = 0; round < 60; round++) {
+        int at = rng.nextInt(all.size());
+        List<SortedEntry> got = new ArrayList<>();
+        try (EntryIterator it = r.scan()) {
+          it.seek(all.get(at).rowKey(), all.get(at).timestamp());
+          int want = rng.nextInt(all.size() - at + 1);
+          for (int i = 0; i < want && it.hasNext(); i++) {
+            got.add(it.next());
+            if (rng.nextInt(50) == 0) { // a seek back to what was just returned, or forward
+              int to = rng.nextBoolean() ? at + i : Math.min(all.size() - 1, at + i + 1 + rng.nextInt(200));
+              it.seek(all.get(to).rowKey(), all.get(to).timestamp());
+              got.clear();
+              at = to;
+              i = -1;
+            }
+          }
+          assertEquals(all.subList(at, at + got.size()), got, "round " + round + " from entry " + at);
+        }
+        assertEquals(0, counting.holding(), "round " + round + ": the stream is given back");
+      }
+    }
+    assertEquals(0, counting.open());
+  }
+
+  @Test
+  void aSeekWaitsForTheReadAheadToLetGoOfTheStream() throws Exception {
+    try (SortedSegmentReader r = open(counting, file, BlockCache.none());
+        EntryIterator it = r.scan()) {
+      counting.hold("scan-read-ahead");
+      int streamed = r.blocks().stream().limit(ScanBlocks.POSITIONED_BLOCKS + 1).mapToInt(BlockInfo::entryCount).sum();
+      for (int i = 0; i < streamed; i++) { // the last of these blocks is the scan's own first stream read
+        assertEquals(all.get(i), it.next());
+      }
+      counting.awaitHeld(); // the read-ahead is inside a read of the next block
+      int to = all.size() - 5;
+      CompletableFuture<SortedEntry> seek = CompletableFuture.supplyAsync(() -> {
+        try {
+          it.seek(all.get(to).rowKey(), all.get(to).timestamp());
+          return it.next();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      // A seek that did not wait for the read-ahead would use the stream now: give it a moment to.
+      assertFalse(counting.awaitOverlap(500), "the seek used the stream while the read-ahead read it");
+      assertFalse(seek.isDone(), "the seek waits for the read-ahead's read");
+      counting.release();
+      assertEquals(all.get(to), seek.get(30, TimeUnit.SECONDS));
+      assertEquals(all.subList(to + 1, all.size()), drain(it));
+      assertEquals(0, counting.overlaps());
+    }
+  }
+
+  @Test
+  void aScanThatFindsTheThreadBusyReadsForItself() throws IOException {
+    try (SortedSegmentReader r = open(counting, file, BlockCache.none());
+        EntryIterator first = r.scan();
+        EntryIterator second = r.scan()) {
+      List<SortedEntry> a = new ArrayList<>();
+      List<SortedEntry> b = new ArrayList<>();
+      while (first.hasNext() | second.hasNext()) { // both, interleaved
+        if (first.hasNext()) {
+          a.add(first.next());
+        }
+        if (second.hasNext()) {
+          b.add(second.next());
+        }
+      }
+      assertEquals(all, a);
+      assertEquals(all, b);
+      assertTrue(counting.opened() >= 3, "each scan read through a stream of its own");
+    }
+  }
+}
