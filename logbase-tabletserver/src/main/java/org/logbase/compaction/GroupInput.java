@@ -33,7 +33,7 @@ final class GroupInput implements Closeable {
     List<EntryIterator> layers = new ArrayList<>();
     layers.add(index);
     for (SortedSegment s : g.segments()) {
-      layers.add(new ThrottledEntries(s.reader().scan(start, end), throttle));
+      layers.add(new ThrottledEntries(s.reader().scan(start, end, false), throttle));
     }
     this.entries = new MergingIterator(layers);
   }

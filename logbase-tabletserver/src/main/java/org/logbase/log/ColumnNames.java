@@ -11,7 +11,7 @@ import java.util.Arrays;
  * (a scan's iterator).
  */
 public final class ColumnNames {
-  private static final int SLOTS = 8;
+  private static final int SLOTS = 16;
 
   private final byte[][] encoded = new byte[SLOTS][];
   private final String[] names = new String[SLOTS];

@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.logbase.common.Threads;
 
 /**
@@ -47,29 +48,49 @@ public final class ReadAhead implements Closeable {
     return depth == 0 || threads == 0 ? NONE : new ReadAhead(depth, threads);
   }
 
-  /** Blocks a scan holds read ahead; 0 when off. */
+  /** Blocks a scan holds read ahead (besides the one it reads); 0 when off. */
   int depth() {
     return pool == null ? 0 : depth;
   }
 
+  /** What a read-ahead thread runs. */
+  interface Task {
+    /**
+     * Does the work; calls {@code release} (once) when it is about to end, before it tells its
+     * scan so, so that the scan's next read-ahead finds the thread free again.
+     */
+    void run(Runnable release);
+  }
+
   /** Runs {@code task} on a read-ahead thread if one is free; false if none is (or this is off or closed). */
-  boolean start(Runnable task) {
+  boolean start(Task task) {
     if (pool == null || !free.tryAcquire()) {
       return false;
     }
+    AtomicBoolean released = new AtomicBoolean();
+    Runnable release = () -> {
+      if (released.compareAndSet(false, true)) {
+        free.release();
+      }
+    };
+    boolean started = false;
     try {
       pool.execute(() -> {
         try {
-          task.run();
+          task.run(release);
         } finally {
-          free.release();
+          release.run();
         }
       });
-      return true;
+      started = true;
     } catch (RejectedExecutionException closed) { // the scan reads for itself
-      free.release();
       return false;
+    } finally {
+      if (!started) {
+        release.run();
+      }
     }
+    return true;
   }
 
   @Override

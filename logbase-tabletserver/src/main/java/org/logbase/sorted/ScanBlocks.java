@@ -20,32 +20,45 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * thread that reads and checks the next blocks, up to the last one its range can reach, at most
  * {@link ReadAhead#depth} ahead of the scan. While that {@link Prefetch} runs it alone uses the
  * stream; the scan takes blocks from it in order. A request for any other block (a seek), or
- * {@link #close}, stops it first: it ends after the block it is reading, and what it read ahead is
- * dropped. A block that fails its check, or a failed read, reaches the scan when it asks for that
- * block, never earlier, so a scan that stops before a damaged block does not fail.
+ * {@link #close}, stops it first: it ends after the block it is reading (a read HDFS's socket
+ * timeout bounds), and what it read ahead is dropped. A block that fails its check, or a failed
+ * read, reaches the scan when it asks for that block, never earlier, so a scan that stops before
+ * a damaged block does not fail; the read-ahead ends there, and the scan's next request reads
+ * anew. A scan holds at most {@link ReadAhead#depth} blocks read ahead, plus the one being read.
+ * Compactions scan without read-ahead ({@link SortedSegmentReader#scan(byte[], byte[], boolean)}).
  */
 final class ScanBlocks implements BlockSource {
   /** Blocks a scan reads with positioned reads before it opens a stream. */
   static final int POSITIONED_BLOCKS = 2;
 
   private final SegmentReaderV1 reader;
+  private final ReadAhead readAhead;
   /** Blocks at or after this one hold nothing the scan's range reaches. */
   private final int limit;
   private int positioned;
   private FSDataInputStream stream;
   private Prefetch prefetch;
 
-  /** @param limit blocks at or after this one are not read ahead (the range ends before them) */
-  ScanBlocks(SegmentReaderV1 reader, int limit) {
+  /**
+   * @param limit blocks at or after this one are not read ahead (the range ends before them)
+   * @param readAhead the threads this scan may read ahead with ({@link ReadAhead#none()}: none)
+   */
+  ScanBlocks(SegmentReaderV1 reader, int limit, ReadAhead readAhead) {
     this.reader = reader;
     this.limit = limit;
+    this.readAhead = readAhead;
   }
 
   @Override
   public DataBlock block(int i) throws IOException {
     if (prefetch != null) {
       if (i == prefetch.next && i < limit) {
-        return prefetch.take();
+        try {
+          return prefetch.take();
+        } catch (IOException | RuntimeException | Error e) {
+          stopPrefetch(); // it read nothing after the failure: the next block is read anew
+          throw e;
+        }
       }
       stopPrefetch();
     }
@@ -72,12 +85,12 @@ final class ScanBlocks implements BlockSource {
   }
 
   private void startPrefetch(int from) {
-    int depth = reader.readAhead().depth();
+    int depth = readAhead.depth();
     if (depth == 0 || from >= limit) {
       return;
     }
     Prefetch p = new Prefetch(stream, from, depth);
-    if (reader.readAhead().start(p)) {
+    if (readAhead.start(p)) {
       prefetch = p;
     }
   }
@@ -105,7 +118,7 @@ final class ScanBlocks implements BlockSource {
    * each checked, holding at most {@code depth} that the scan has not taken. Items are a block or
    * the exception reading it raised (after which it reads no more).
    */
-  private final class Prefetch implements Runnable {
+  private final class Prefetch implements ReadAhead.Task {
     private final FSDataInputStream in;
     private final int depth;
     private final ArrayDeque<Object> ready = new ArrayDeque<>();
@@ -124,13 +137,13 @@ final class ScanBlocks implements BlockSource {
     }
 
     @Override
-    public void run() {
+    public void run(Runnable release) {
       try {
         while (reading < limit && waitForRoom()) {
           Object item;
           try {
             item = readFromStream(in, reading);
-          } catch (IOException | RuntimeException e) {
+          } catch (Throwable e) { // Errors too: the scan gets it as it is, not a missing block
             item = e;
           }
           if (!add(item) || !(item instanceof DataBlock)) {
@@ -141,6 +154,7 @@ final class ScanBlocks implements BlockSource {
       } catch (InterruptedException e) { // the server closes: the scan gets it, if it still waits
         add(new InterruptedIOException("read-ahead of " + reader.path() + " stopped: the reader closes"));
       } finally {
+        release.run();
         synchronized (this) {
           ended = true;
           notifyAll();
@@ -189,6 +203,12 @@ final class ScanBlocks implements BlockSource {
       }
       if (item instanceof RuntimeException e) {
         throw e;
+      }
+      if (item instanceof Error e) {
+        throw e;
+      }
+      if (item instanceof Throwable e) {
+        throw new IOException("reading ahead in " + reader.path() + " failed", e);
       }
       return (DataBlock) item;
     }

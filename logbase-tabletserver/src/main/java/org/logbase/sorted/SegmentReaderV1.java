@@ -140,11 +140,11 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   }
 
   @Override
-  public EntryIterator scan(byte[] startInclusive, byte[] endExclusive) {
+  public EntryIterator scan(byte[] startInclusive, byte[] endExclusive, boolean readAhead) {
     // Blocks after the one that holds the first entry at or after the end hold nothing before it.
     int limit = endExclusive == null ? index.size()
         : Math.min(index.size(), index.find(endExclusive, EntryOrder.FIRST_TIMESTAMP) + 1);
-    return new SegmentIterator(index, new ScanBlocks(this, limit), startInclusive, endExclusive);
+    return new SegmentIterator(index, new ScanBlocks(this, limit, readAhead ? this.readAhead : ReadAhead.none()), startInclusive, endExclusive);
   }
 
   BlockIndex index() {
@@ -157,10 +157,6 @@ final class SegmentReaderV1 implements SortedSegmentReader {
 
   ScanStreams streams() {
     return streams;
-  }
-
-  ReadAhead readAhead() {
-    return readAhead;
   }
 
   /** Block {@code i}, from the cache or read (positioned), checked and cached. */

@@ -47,9 +47,18 @@ public interface SortedSegmentReader extends Closeable {
 
   /**
    * The entries of the rows in [start, end) in entry order; null bounds are open. A sequential read
-   * that does not fill the block cache (see above); close it unless it is read to its end.
+   * that does not fill the block cache (see above) and reads ahead if the reader was opened with
+   * read-ahead; close it unless it is read to its end.
    */
-  EntryIterator scan(byte[] startInclusive, byte[] endExclusive);
+  default EntryIterator scan(byte[] startInclusive, byte[] endExclusive) {
+    return scan(startInclusive, endExclusive, true);
+  }
+
+  /**
+   * The same; {@code readAhead} false for a reader that would not keep up with a read-ahead thread
+   * anyway (a compaction, held to its throttle), so that it takes none from the scans that would.
+   */
+  EntryIterator scan(byte[] startInclusive, byte[] endExclusive, boolean readAhead);
 
   /** Every entry of the segment in entry order, as {@link #scan(byte[], byte[])} reads them. */
   default EntryIterator scan() {

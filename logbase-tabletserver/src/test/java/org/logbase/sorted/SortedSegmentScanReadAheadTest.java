@@ -2,6 +2,7 @@ package org.logbase.sorted;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.sorted.SortedFixture.drain;
 import static org.logbase.sorted.SortedFixture.modelRange;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every scan test again with read-ahead on (two blocks ahead, one scan at a time), and what
  * read-ahead adds: it reads no block past the last one its range can reach; a seek waits until the
- * read-ahead has let go of the stream (never two readers of one stream); seeks back and forth
+ * read-ahead has let go of the stream (never two readers of one stream); a seek to the block after
+ * a damaged one, right after the damage was reported, reads on; seeks back and forth
  * and early closes, at random, leave every entry returned in order and every stream given back; a
  * second scan that finds the read-ahead thread busy reads for itself and returns the same.
  */
@@ -114,6 +117,30 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
       assertEquals(all.subList(to + 1, all.size()), drain(it));
       assertEquals(0, counting.overlaps());
     }
+  }
+
+  @Test
+  void aSeekPastDamageRightAfterTheErrorReadsOn() throws IOException {
+    List<BlockInfo> blocks;
+    try (SortedSegmentReader r = open(fs, file, BlockCache.none())) {
+      blocks = r.blocks();
+    }
+    int damaged = blocks.size() / 2;
+    BlockInfo block = blocks.get(damaged);
+    int after = blocks.stream().limit(damaged + 1).mapToInt(BlockInfo::entryCount).sum();
+    Path bad = SortedFixture.flipped(file, block.offset() + block.storedLength() / 3, "bad-next.lbs");
+    try (SortedSegmentReader r = open(counting, bad, BlockCache.none());
+        EntryIterator it = r.scan()) {
+      assertThrows(SegmentDamageException.class, () -> {
+        while (it.hasNext()) {
+          it.next();
+        }
+      });
+      // The block right after the damaged one: the one the read-ahead would have read next.
+      it.seek(all.get(after).rowKey(), all.get(after).timestamp());
+      assertEquals(all.subList(after, all.size()), drain(it), "a seek moves past the damage");
+    }
+    assertEquals(0, counting.holding());
   }
 
   @Test
