@@ -133,10 +133,15 @@ public final class Chaos implements Callable<Integer> {
     Files.createDirectories(dir);
     RunClock clock = RunClock.startingNow();
     Map<String, String> clusterSettings = new LinkedHashMap<>();
-    // Checkpoints and segment rolls during the run, so faults land on them too.
-    clusterSettings.put("checkpoint.interval.ms", "5000");
+    // Checkpoints, segment rolls, compactions and the logs' garbage collection all through the run,
+    // so that faults land on them too (the defaults would compact nothing in a few minutes).
+    clusterSettings.put("checkpoint.interval.ms", "8000");
     clusterSettings.put("checkpoint.updates", "5000");
-    clusterSettings.put("log.segment.bytes", "1m");
+    clusterSettings.put("log.segment.bytes", "256k");
+    clusterSettings.put("compaction.check.interval.ms", "5000");
+    clusterSettings.put("compaction.unsorted.versions", "2000");
+    clusterSettings.put("compaction.interval.ms", "10000");
+    clusterSettings.put("log.gc.interval.ms", "8000");
     clusterSettings.putAll(settings);
     CpuLimiter cpu = CpuLimiter.detect();
     say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers%s; CPU starvation by %s", dir,

@@ -3,15 +3,19 @@ package org.logbase.chaos;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fault-injection suite in CI: three minutes of every fault against the real processes, then
- * the whole history checked (bin/chaos.sh runs the same for as long as asked). And the proof that
+ * The fault-injection suite in CI: three minutes of every fault against the real processes, whose
+ * servers compact, checkpoint and collect log garbage every few seconds, then the whole history
+ * checked (bin/chaos.sh runs the same for as long as asked). And the proof that
  * the checks can fail: the same workloads against deliberately broken servers (validation off,
  * snapshot reads that do not wait for committing writers) must be caught.
  */
@@ -28,6 +32,20 @@ class ChaosSuiteTest {
     assertTrue(r.faults().keySet().stream().filter(f -> !f.killsServer()).count() >= 2,
         "other faults were injected too: " + r.faults());
     assertTrue(r.committed() > 300, "transactions committed: " + r.committed());
+    assertTrue(serverLogLines("TabletCompactor: compacted tablet") > 0, "the servers compacted tablets");
+  }
+
+  /** Lines of the tablet servers' logs of the run that contain {@code text}. */
+  private long serverLogLines(String text) throws IOException {
+    long n = 0;
+    try (Stream<Path> logs = Files.list(dir.resolve("logs"))) {
+      for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("ts")).toList()) {
+        try (Stream<String> lines = Files.lines(log)) {
+          n += lines.filter(l -> l.contains(text)).count();
+        }
+      }
+    }
+    return n;
   }
 
   @Test
