@@ -30,6 +30,9 @@ public final class SortedSegments implements Closeable {
   public static final String READ_AHEAD_BLOCKS = "sorted.scan.read.ahead.blocks";
   static final int DEFAULT_READ_AHEAD_BLOCKS = 4;
   public static final String READ_AHEAD_THREADS = "sorted.scan.read.ahead.threads";
+  /** Each block read ahead is held in memory (64 KiB by default): 64 of them, 4 MiB, per scan at most. */
+  static final int MAX_READ_AHEAD_BLOCKS = 64;
+  static final int MAX_READ_AHEAD_THREADS = 1024;
 
   private final FileSystem fs;
   private final BlockCache cache;
@@ -41,8 +44,13 @@ public final class SortedSegments implements Closeable {
     this.fs = fs;
     long bytes = config.getBytes(BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES);
     this.cache = bytes == 0 ? BlockCache.none() : new CaffeineBlockCache(bytes);
-    this.readAhead = ReadAhead.of(config.getInt(READ_AHEAD_BLOCKS, DEFAULT_READ_AHEAD_BLOCKS),
-        config.getInt(READ_AHEAD_THREADS, 2 * Runtime.getRuntime().availableProcessors()));
+    int depth = config.getInt(READ_AHEAD_BLOCKS, DEFAULT_READ_AHEAD_BLOCKS);
+    int threads = config.getInt(READ_AHEAD_THREADS, 2 * Runtime.getRuntime().availableProcessors());
+    if (depth < 0 || depth > MAX_READ_AHEAD_BLOCKS || threads < 0 || threads > MAX_READ_AHEAD_THREADS) {
+      throw new IllegalArgumentException(READ_AHEAD_BLOCKS + " must be 0 to " + MAX_READ_AHEAD_BLOCKS + " and "
+          + READ_AHEAD_THREADS + " 0 to " + MAX_READ_AHEAD_THREADS + ", not " + depth + " and " + threads);
+    }
+    this.readAhead = ReadAhead.of(depth, threads);
   }
 
   /** The segment a manifest names, opened (and its footer, index and filter checked) on first use. */
