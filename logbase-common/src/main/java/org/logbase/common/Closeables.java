@@ -28,4 +28,16 @@ public final class Closeables {
       throw failure;
     }
   }
+
+  /**
+   * Closes each of {@code all} after {@code failure} ended the work that used them: a failure to
+   * close is added to it as suppressed, so that it stays the one thrown.
+   */
+  public static void closeAllAfter(Iterable<? extends Closeable> all, Throwable failure) {
+    try {
+      closeAll(all);
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
 }

@@ -1,6 +1,5 @@
 package org.logbase.tablet;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -189,54 +188,40 @@ public final class Tablet {
    */
   public List<Row> scan(byte[] startInclusive, byte[] endExclusive, Collection<String> columns, long asOf, int limit)
       throws IOException {
+    try (RowScanner s = openScan(startInclusive, endExclusive, columns, asOf)) {
+      return s.next(limit <= 0 ? Integer.MAX_VALUE : limit);
+    }
+  }
+
+  /**
+   * The same rows, page by page: a scanner that keeps its cursors open between pages (a server's
+   * scan call reads its batches through one). Close it unless it is read to its end.
+   *
+   * @throws SnapshotTooOldException if {@code asOf} is below a requested group's GC horizon
+   */
+  public RowScanner openScan(byte[] startInclusive, byte[] endExclusive, Collection<String> columns, long asOf)
+      throws IOException {
     byte[] start = maxStart(startInclusive, descriptor.startKey());
     byte[] end = minEnd(endExclusive, descriptor.endKey());
-    List<Row> out = new ArrayList<>();
     if (start != null && end != null && Bytes.compare(start, end) >= 0) {
-      return out;
+      return RowScanner.empty();
     }
     Map<ColumnGroup, Set<String>> wanted = wanted(columns);
     for (ColumnGroup g : wanted.keySet()) {
       checkHorizon(groupIndex(g), asOf);
     }
-    List<GroupScan> scans = new ArrayList<>();
+    List<RowScanner.GroupScan> scans = new ArrayList<>();
     long now = clock.wallMillis();
-    // Closed however the scan ends (a page that stops at its limit included), so that the segments'
-    // streams go back; a failure to close is added to the scan's own failure, not put in its place.
-    try (Closeable closing = () -> Closeables.closeAll(scans)) {
+    try {
       for (Map.Entry<ColumnGroup, Set<String>> e : wanted.entrySet()) {
         VersionCursor all = GroupVersions.range(groupIndex(e.getKey()), store, start, end);
-        scans.add(new GroupScan(Retained.of(all, e.getKey().policy(), now, asOf), e.getValue()));
+        scans.add(new RowScanner.GroupScan(Retained.of(all, e.getKey().policy(), now, asOf), e.getValue()));
       }
-      scanRows(scans, limit, out);
+    } catch (Throwable e) { // the cursors opened so far go back; the failure stays the one thrown
+      Closeables.closeAllAfter(scans, e);
+      throw e;
     }
-    return out;
-  }
-
-  /** Merges the groups' scans by key into rows, at most {@code limit} (none if 0 or less). */
-  private static void scanRows(List<GroupScan> scans, int limit, List<Row> out) throws IOException {
-    while (limit <= 0 || out.size() < limit) {
-      byte[] next = null;
-      for (GroupScan s : scans) {
-        byte[] k = s.peekKey();
-        if (k != null && (next == null || Bytes.compare(k, next) < 0)) {
-          next = k;
-        }
-      }
-      if (next == null) {
-        break;
-      }
-      TreeMap<String, Cell> cells = new TreeMap<>();
-      for (GroupScan s : scans) {
-        byte[] k = s.peekKey();
-        if (k != null && (k == next || Bytes.compare(k, next) == 0)) {
-          s.readRow(cells);
-        }
-      }
-      if (!cells.isEmpty()) {
-        out.add(new Row(next, cells));
-      }
-    }
+    return new RowScanner(scans);
   }
 
   /** Counts a request that named this tablet (its server reports the count: {@link #requests}). */
@@ -399,7 +384,7 @@ public final class Tablet {
    * Moves the wanted columns that {@code out} does not hold yet into it (a row's versions come
    * newest first, and the groups' columns are disjoint); returns how many it moved.
    */
-  private static int collect(List<LogRecord.Column> columns, long ts, Set<String> wanted, Map<String, Cell> out) {
+  static int collect(List<LogRecord.Column> columns, long ts, Set<String> wanted, Map<String, Cell> out) {
     int moved = 0;
     for (LogRecord.Column col : columns) {
       if (wanted.contains(col.name()) && !out.containsKey(col.name())) {
@@ -408,51 +393,6 @@ public final class Tablet {
       }
     }
     return moved;
-  }
-
-  /** Walks one column group's versions in key order, resolving each row as of a timestamp. */
-  private static final class GroupScan implements Closeable {
-    private final VersionCursor cursor;
-    private final Set<String> wanted;
-    private boolean started;
-    private boolean has;
-
-    /** @param cursor the versions a read may see, in entry order; closed with this */
-    GroupScan(VersionCursor cursor, Set<String> wanted) {
-      this.cursor = cursor;
-      this.wanted = wanted;
-    }
-
-    @Override
-    public void close() throws IOException {
-      cursor.close();
-    }
-
-    byte[] peekKey() throws IOException {
-      if (!started) {
-        has = cursor.next();
-        started = true;
-      }
-      return has ? cursor.key() : null;
-    }
-
-    /** Resolves the row at the cursor into {@code out} and moves past all its versions. */
-    void readRow(Map<String, Cell> out) throws IOException {
-      byte[] key = cursor.key();
-      int missing = wanted.size();
-      boolean done = false;
-      while (has && Bytes.compare(cursor.key(), key) == 0) {
-        if (!done) {
-          if (cursor.isTombstone()) {
-            done = true;
-          } else {
-            missing -= collect(cursor.columns(), cursor.timestamp(), wanted, out);
-            done = missing == 0;
-          }
-        }
-        has = cursor.next();
-      }
-    }
   }
 
   private Map<ColumnGroup, Set<String>> wanted(Collection<String> columns) {

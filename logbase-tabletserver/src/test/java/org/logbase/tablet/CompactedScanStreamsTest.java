@@ -2,6 +2,7 @@ package org.logbase.tablet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.common.Bytes.utf8;
 import static org.logbase.common.HybridTimestamp.LATEST;
@@ -27,8 +28,9 @@ import org.logbase.txn.TxnManager;
 /**
  * A compacted tablet's scans read its sorted segment through a stream of their own and give it back
  * released, also when a page stops at its limit in the middle of the segment; gets open no stream;
- * a compaction reads the earlier segment through a stream and releases it; closing the engine
- * closes every stream.
+ * a compaction reads the earlier segment through a stream and releases it; a scanner reads page
+ * after page through one stream, holds it between pages and gives it back at its end or when
+ * closed; closing the engine closes every stream.
  */
 class CompactedScanStreamsTest {
   static final int ROWS = 2000;
@@ -40,17 +42,8 @@ class CompactedScanStreamsTest {
   @Test
   void scansCloseTheirStreamsGetsOpenNoneCompactionReadsSequentially() throws Exception {
     AtomicReference<StreamCountingFileSystem> counting = new AtomicReference<>();
-    EngineOptions o = EngineOptions.of(dir.toUri(), Config.empty().with(SortedSegments.BLOCK_CACHE_BYTES, 0), List.of())
-        .withFileSystem(fs -> {
-          counting.set(new StreamCountingFileSystem(fs, ".lbs"));
-          return counting.get();
-        });
-    try (StorageEngine e = StorageEngine.open(o); TxnManager txns = TxnManager.standalone(e)) {
-      Tablet t = e.openTablet(WHOLE);
-      for (int i = 0; i < ROWS; i++) {
-        txns.put(t, key(i), Map.of("v", value(i, 0)), Durability.HFLUSH);
-      }
-      e.compact(WHOLE.id());
+    try (StorageEngine e = StorageEngine.open(countingStreams(counting)); TxnManager txns = TxnManager.standalone(e)) {
+      Tablet t = writeAndCompact(e, txns);
       StreamCountingFileSystem c = counting.get();
       assertEquals(1, c.open(), "the new segment's reader");
       assertEquals(0, c.sequentialBytes(), "nothing read sequentially yet");
@@ -89,6 +82,66 @@ class CompactedScanStreamsTest {
       assertEquals(0, c.holding(), "every scan's stream is released");
     }
     assertEquals(0, counting.get().open(), "closing the engine closed every stream");
+  }
+
+  @Test
+  void aScannerReadsPageAfterPageThroughOneStreamAndClosingItGivesItBack() throws Exception {
+    AtomicReference<StreamCountingFileSystem> counting = new AtomicReference<>();
+    try (StorageEngine e = StorageEngine.open(countingStreams(counting)); TxnManager txns = TxnManager.standalone(e)) {
+      Tablet t = writeAndCompact(e, txns);
+      t = e.tablet(WHOLE.id());
+      StreamCountingFileSystem c = counting.get();
+      long positioned = c.positionedReads();
+
+      try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
+        for (int from = 0; from < ROWS; from += 300) {
+          check(scanner.next(300), from, Math.min(300, ROWS - from), 0);
+          assertTrue(from + 300 >= ROWS || c.holding() == 1, "the stream stays with the scanner between pages");
+        }
+        assertTrue(scanner.exhausted());
+        assertEquals(List.of(), scanner.next(300), "nothing after the end");
+      }
+      assertEquals(2, c.opened(), "one stream for all the pages (and the reader's own)");
+      assertTrue(c.positionedReads() - positioned <= 2, "positioned reads for the first page only: "
+          + (c.positionedReads() - positioned));
+      assertEquals(0, c.holding(), "the scanner read to its end gave its stream back");
+
+      RowScanner stopped = t.openScan(key(10), null, null, LATEST);
+      check(stopped.next(700), 10, 700, 0);
+      assertEquals(1, c.holding(), "a scanner stopped in the middle holds its stream");
+      stopped.close();
+      assertEquals(0, c.holding(), "until it is closed");
+      assertThrows(IllegalStateException.class, () -> stopped.next(1), "a closed scanner reads nothing more");
+
+      // Written after the scanner was opened: not in it (it reads the tablet it was opened on).
+      try (RowScanner before = t.openScan(null, null, null, LATEST)) {
+        check(before.next(10), 0, 10, 0);
+        txns.put(e.tablet(WHOLE.id()), key(5000), Map.of("v", value(5000, 0)), Durability.HFLUSH);
+        e.compact(WHOLE.id());
+        List<Row> rest = before.next(ROWS);
+        check(rest, 10, ROWS - 10, 0);
+      }
+    }
+    assertEquals(0, counting.get().open(), "closing the engine closed every stream");
+  }
+
+  /** An engine on {@link #dir} without a block cache, whose segment streams {@code counting} counts. */
+  private EngineOptions countingStreams(AtomicReference<StreamCountingFileSystem> counting) {
+    return EngineOptions.of(dir.toUri(), Config.empty().with(SortedSegments.BLOCK_CACHE_BYTES, 0), List.of())
+        .withFileSystem(fs -> {
+          counting.set(new StreamCountingFileSystem(fs, ".lbs"));
+          return counting.get();
+        });
+  }
+
+  /** Opens {@link #WHOLE}, writes version 0 of its rows and compacts it. */
+  private static Tablet writeAndCompact(StorageEngine e, TxnManager txns) throws Exception {
+    Tablet t = e.openTablet(WHOLE);
+    for (int i = 0; i < ROWS; i++) {
+      txns.put(t, key(i), Map.of("v", value(i, 0)), Durability.HFLUSH);
+    }
+    e.compact(WHOLE.id());
+    return t;
   }
 
   /** Rows {@code from, from + 1, ...}, {@code n} of them, each with its version {@code version}. */

@@ -57,4 +57,9 @@ final class ReverseBatches implements RowBatches {
   public boolean exhausted() {
     return last != null && last.isEmpty();
   }
+
+  @Override
+  public void close() throws IOException {
+    forward.close();
+  }
 }

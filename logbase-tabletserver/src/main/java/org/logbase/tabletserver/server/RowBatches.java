@@ -1,20 +1,21 @@
 package org.logbase.tabletserver.server;
 
+import java.io.Closeable;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import org.logbase.common.Row;
 
-/** The rows a scan sends, batch by batch, as its stream asks for them. */
-interface RowBatches {
+/**
+ * The rows a scan sends, batch by batch, as its stream asks for them. Holds the tablet's cursors
+ * open between batches: close it when the call ends however it ends (finished, failed,
+ * cancelled); a call to {@link #next} after that fails. Closing may come from another thread
+ * than the batches (a cancellation).
+ */
+interface RowBatches extends Closeable {
   /** The next rows to send (possibly none while more are to come). */
   List<Row> next() throws IOException;
 
   /** Whether every row has been handed out. */
   boolean exhausted();
 
-  /** The smallest key after {@code key}. */
-  static byte[] successor(byte[] key) {
-    return Arrays.copyOf(key, key.length + 1);
-  }
 }

@@ -1,17 +1,22 @@
 package org.logbase.tabletserver.server;
 
 import io.grpc.stub.ServerCallStreamObserver;
+import java.io.IOException;
 import org.logbase.common.Row;
 import org.logbase.compaction.SnapshotsInUse;
 import org.logbase.common.rpc.RowProtos;
 import org.logbase.rpc.ScanBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Streams a scan's batches while the call is ready (gRPC flow control: a batch is produced only when
  * the client can take it); gRPC serialises its runs. Holds the scan's snapshot until the scan ends,
- * fails or is cancelled, so that no compaction meanwhile drops a version it reads.
+ * fails or is cancelled, so that no compaction meanwhile drops a version it reads, and closes the
+ * tablet's cursors then (they stay open between batches).
  */
 final class ScanPump implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(ScanPump.class);
   private final ServerCallStreamObserver<ScanBatch> call;
   private final RowBatches rows;
   private final Calls calls;
@@ -23,7 +28,7 @@ final class ScanPump implements Runnable {
     this.call = call;
     this.rows = rows;
     this.snapshot = snapshot;
-    call.setOnCancelHandler(snapshot::close);
+    call.setOnCancelHandler(this::end);
   }
 
   @Override
@@ -40,16 +45,26 @@ final class ScanPump implements Runnable {
         }
         if (rows.exhausted()) {
           done = true;
-          snapshot.close();
+          end();
           call.onCompleted();
         }
       }
     } catch (Exception e) {
       done = true;
-      snapshot.close();
+      end();
       if (!call.isCancelled()) {
         Calls.fail(call, e);
       }
+    }
+  }
+
+  /** The call ended (done, failed or cancelled): its snapshot and the tablet's cursors are let go. */
+  private void end() {
+    snapshot.close();
+    try {
+      rows.close();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("closing a scan's cursors failed: {}", e.toString());
     }
   }
 }

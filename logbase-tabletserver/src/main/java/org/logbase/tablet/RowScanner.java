@@ -1,0 +1,154 @@
+package org.logbase.tablet;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.logbase.common.Bytes;
+import org.logbase.common.Cell;
+import org.logbase.common.Closeables;
+import org.logbase.common.Row;
+
+/**
+ * A scan of one tablet that stays open from page to page ({@link Tablet#openScan}): each column
+ * group's version cursor (the index's and the sorted segments', with their streams and read-ahead)
+ * is opened once and read on where the last page stopped, as HBase's region scanner is, instead of
+ * being set up again for every page. The tablet it reads is the immutable one it was opened on, so
+ * every page sees the same index and segments. {@link #close} gives the segments' streams back; a
+ * scanner read to its end closes itself. Not thread-safe: one reader at a time.
+ */
+public final class RowScanner implements Closeable {
+  private final List<GroupScan> scans;
+  private boolean exhausted;
+  private boolean closed;
+
+  /** @param scans one per column group read, in entry order; closed with this */
+  RowScanner(List<GroupScan> scans) {
+    this.scans = scans;
+    this.exhausted = scans.isEmpty();
+  }
+
+  /** A scanner with nothing to read (an empty range). */
+  static RowScanner empty() {
+    return new RowScanner(List.of());
+  }
+
+  /**
+   * The next rows in key order, at most {@code maxRows}; fewer only at the end of the range (then
+   * the scanner has closed its cursors).
+   *
+   * @throws IllegalStateException if the scanner was closed before its end
+   */
+  public List<Row> next(int maxRows) throws IOException {
+    if (maxRows <= 0) {
+      throw new IllegalArgumentException("a page holds at least one row, not " + maxRows);
+    }
+    List<Row> out = new ArrayList<>(Math.min(maxRows, 1024));
+    if (exhausted) {
+      return out;
+    }
+    if (closed) {
+      throw new IllegalStateException("the scanner is closed");
+    }
+    try {
+      readRows(maxRows, out);
+    } catch (Throwable e) { // the streams go back; the failure stays the one thrown
+      closed = true;
+      Closeables.closeAllAfter(scans, e);
+      throw e;
+    }
+    if (out.size() < maxRows) {
+      exhausted = true;
+      close();
+    }
+    return out;
+  }
+
+  /** Whether every row of the range has been returned. */
+  public boolean exhausted() {
+    return exhausted;
+  }
+
+  /** Closes the cursors (a failure to close one does not keep the others open). */
+  @Override
+  public void close() throws IOException {
+    if (!closed) {
+      closed = true;
+      Closeables.closeAll(scans);
+    }
+  }
+
+  /** Merges the groups' scans by key into rows, at most {@code limit}. */
+  private void readRows(int limit, List<Row> out) throws IOException {
+    while (out.size() < limit) {
+      byte[] next = null;
+      for (GroupScan s : scans) {
+        byte[] k = s.peekKey();
+        if (k != null && (next == null || Bytes.compare(k, next) < 0)) {
+          next = k;
+        }
+      }
+      if (next == null) {
+        return;
+      }
+      TreeMap<String, Cell> cells = new TreeMap<>();
+      for (GroupScan s : scans) {
+        byte[] k = s.peekKey();
+        if (k != null && (k == next || Bytes.compare(k, next) == 0)) {
+          s.readRow(cells);
+        }
+      }
+      if (!cells.isEmpty()) {
+        out.add(new Row(next, cells));
+      }
+    }
+  }
+
+  /** Walks one column group's versions in key order, resolving each row as of a timestamp. */
+  static final class GroupScan implements Closeable {
+    private final VersionCursor cursor;
+    private final Set<String> wanted;
+    private boolean started;
+    private boolean has;
+
+    /** @param cursor the versions a read may see, in entry order; closed with this */
+    GroupScan(VersionCursor cursor, Set<String> wanted) {
+      this.cursor = cursor;
+      this.wanted = wanted;
+    }
+
+    @Override
+    public void close() throws IOException {
+      cursor.close();
+    }
+
+    byte[] peekKey() throws IOException {
+      if (!started) {
+        has = cursor.next();
+        started = true;
+      }
+      return has ? cursor.key() : null;
+    }
+
+    /** Resolves the row at the cursor into {@code out} and moves past all its versions. */
+    void readRow(Map<String, Cell> out) throws IOException {
+      byte[] key = cursor.key();
+      int missing = wanted.size();
+      boolean done = false;
+      while (has && Bytes.compare(cursor.key(), key) == 0) {
+        if (!done) {
+          if (cursor.isTombstone()) {
+            done = true;
+          } else {
+            missing -= Tablet.collect(cursor.columns(), cursor.timestamp(), wanted, out);
+            done = missing == 0;
+          }
+        }
+        has = cursor.next();
+      }
+    }
+  }
+}
