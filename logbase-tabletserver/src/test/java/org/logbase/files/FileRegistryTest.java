@@ -26,7 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.log.LogFileSystems;
 
-/** Files by id: reads from any directory, a bounded number of open streams, ids never handed out twice. */
+/**
+ * Files by id: reads from any directory, a bounded number of open streams, a stream that fails a
+ * read replaced once, ids never handed out twice.
+ */
 class FileRegistryTest {
   @TempDir Path dir;
 
@@ -49,6 +52,49 @@ class FileRegistryTest {
           super.close();
         }
       };
+    }
+  }
+
+  /** Its first stream fails every positioned read, as an HDFS stream does after a failed refetch. */
+  static final class FirstStreamFailsFileSystem extends FilterFileSystem {
+    final AtomicInteger opened = new AtomicInteger();
+
+    FirstStreamFailsFileSystem(FileSystem inner) {
+      super(inner);
+    }
+
+    @Override
+    public FSDataInputStream open(org.apache.hadoop.fs.Path f, int bufferSize) throws IOException {
+      FSDataInputStream in = fs.open(f, bufferSize);
+      if (opened.incrementAndGet() > 1) {
+        return in;
+      }
+      return new FSDataInputStream(in) {
+        @Override
+        public void readFully(long position, byte[] buffer) throws IOException {
+          throw new IOException("offset < 0 || offset >= getFileLength(), offset=" + position);
+        }
+      };
+    }
+  }
+
+  @Test
+  void aStreamThatFailsAReadIsReplacedOnce() throws Exception {
+    Path f = dir.resolve("file");
+    Files.writeString(f, "contents");
+    try (FileSystem raw = LogFileSystems.open(dir.toUri(), new Configuration())) {
+      FirstStreamFailsFileSystem fs = new FirstStreamFailsFileSystem(raw);
+      try (FileRegistry files = new FileRegistry(fs, 8)) {
+        files.register(1, new org.apache.hadoop.fs.Path(f.toUri()));
+        byte[] got = new byte[8];
+        files.readFully(1, 0, got);
+        assertArrayEquals("contents".getBytes(StandardCharsets.UTF_8), got, "read through a new stream");
+        assertEquals(2, fs.opened.get());
+        files.readFully(1, 0, got);
+        assertEquals(2, fs.opened.get(), "which is kept");
+        FileNotFoundException gone = assertThrows(FileNotFoundException.class, () -> files.readFully(2, 0, got));
+        assertTrue(gone.getMessage().contains("2"), gone.getMessage());
+      }
     }
   }
 

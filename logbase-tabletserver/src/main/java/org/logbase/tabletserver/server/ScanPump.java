@@ -58,13 +58,14 @@ final class ScanPump implements Runnable {
     }
   }
 
-  /** The call ended (done, failed or cancelled): its snapshot and the tablet's cursors are let go. */
+  /** The call ended (done, failed or cancelled): the tablet's cursors, then its snapshot, are let go. */
   private void end() {
-    snapshot.close();
     try {
       rows.close();
     } catch (IOException | RuntimeException e) {
       LOG.warn("closing a scan's cursors failed: {}", e.toString());
+    } finally {
+      snapshot.close();
     }
   }
 }
