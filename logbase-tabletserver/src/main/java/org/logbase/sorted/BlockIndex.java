@@ -66,6 +66,15 @@ final class BlockIndex {
     });
   }
 
+  /**
+   * The block that holds the first entry at or after {@code endExclusive}'s first version ({@link
+   * #size} if none, or if {@code endExclusive} is null): the blocks before it hold only keys before
+   * {@code endExclusive}, the blocks after it only keys at or after it.
+   */
+  int endBlock(byte[] endExclusive) {
+    return endExclusive == null ? blocks.size() : find(endExclusive, EntryOrder.FIRST_TIMESTAMP);
+  }
+
   byte[] encode() {
     byte[] min = minKey == null ? new byte[0] : minKey;
     int size = varintSize(min.length) + min.length + varintSize(blocks.size());

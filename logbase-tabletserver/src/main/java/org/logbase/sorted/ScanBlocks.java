@@ -207,10 +207,7 @@ final class ScanBlocks implements BlockSource {
       if (item instanceof Error e) {
         throw e;
       }
-      if (item instanceof Throwable e) {
-        throw new IOException("reading ahead in " + reader.path() + " failed", e);
-      }
-      return (DataBlock) item;
+      return (DataBlock) item; // a read throws nothing else
     }
 
     /** Makes {@link #run} end after the block it reads and waits for that, so the stream is free again. */

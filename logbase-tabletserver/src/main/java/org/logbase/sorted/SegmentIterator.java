@@ -3,7 +3,6 @@ package org.logbase.sorted;
 import java.io.IOException;
 import java.util.NoSuchElementException;
 import org.logbase.common.Bytes;
-import org.logbase.index.EntryOrder;
 import org.logbase.log.ColumnNames;
 
 /**
@@ -36,7 +35,7 @@ final class SegmentIterator implements EntryIterator {
     this.blocks = blocks;
     this.start = startInclusive;
     this.end = endExclusive;
-    this.endBlock = end == null ? index.size() : index.find(end, EntryOrder.FIRST_TIMESTAMP);
+    this.endBlock = index.endBlock(end);
     if (start == null) {
       blockIndex = 0;
     } else {

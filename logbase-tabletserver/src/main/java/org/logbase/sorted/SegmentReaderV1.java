@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Closeables;
-import org.logbase.index.EntryOrder;
 
 /**
  * Reads a format version 1 segment. Opening checks the footer, header, Bloom filter and block index
@@ -142,9 +141,9 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   @Override
   public EntryIterator scan(byte[] startInclusive, byte[] endExclusive, boolean readAhead) {
     // Blocks after the one that holds the first entry at or after the end hold nothing before it.
-    int limit = endExclusive == null ? index.size()
-        : Math.min(index.size(), index.find(endExclusive, EntryOrder.FIRST_TIMESTAMP) + 1);
-    return new SegmentIterator(index, new ScanBlocks(this, limit, readAhead ? this.readAhead : ReadAhead.none()), startInclusive, endExclusive);
+    int limit = Math.min(index.size(), index.endBlock(endExclusive) + 1);
+    ScanBlocks blocks = new ScanBlocks(this, limit, readAhead ? this.readAhead : ReadAhead.none());
+    return new SegmentIterator(index, blocks, startInclusive, endExclusive);
   }
 
   BlockIndex index() {
