@@ -332,23 +332,41 @@ class ElasticityTest {
    * Asks every listed server directly for a row of the tablet: exactly one may answer (the others
    * say they do not serve it).
    */
-  private static void assertServedByExactlyOne(LocalCluster cluster, List<String> servers, TabletInfo tablet) {
+  /**
+   * Exactly one of {@code servers} answers a get of the tablet. A server that does not answer may be
+   * one that does not serve it, or the owner refusing for a moment (its lease checked under load):
+   * while none answers, asked again for up to 30 s; two answering fails at once. The refusals are
+   * in the failure message.
+   */
+  private static void assertServedByExactlyOne(LocalCluster cluster, List<String> servers, TabletInfo tablet)
+      throws InterruptedException {
     int tabletId = tablet.tabletId();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     List<String> serving = new ArrayList<>();
-    for (String s : servers) {
-      ManagedChannel ch = NettyChannelBuilder.forTarget(cluster.tabletServerAddress(s)).usePlaintext().build();
-      try {
-        TabletServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS).get(GetRequest.newBuilder()
-            .setTablet(TabletRef.newBuilder().setTable(TABLE).setTabletId(tabletId))
-            .setKey(ByteString.copyFromUtf8(keyIn(tablet))).build());
-        serving.add(s);
-      } catch (StatusRuntimeException e) {
-        // Not served there.
-      } finally {
-        ch.shutdownNow();
+    List<String> refusals = new ArrayList<>();
+    while (true) {
+      serving.clear();
+      refusals.clear();
+      for (String s : servers) {
+        ManagedChannel ch = NettyChannelBuilder.forTarget(cluster.tabletServerAddress(s)).usePlaintext().build();
+        try {
+          TabletServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS).get(GetRequest.newBuilder()
+              .setTablet(TabletRef.newBuilder().setTable(TABLE).setTabletId(tabletId))
+              .setKey(ByteString.copyFromUtf8(keyIn(tablet))).build());
+          serving.add(s);
+        } catch (StatusRuntimeException e) {
+          refusals.add(s + ": " + e.getStatus());
+        } finally {
+          ch.shutdownNow();
+          ch.awaitTermination(5, TimeUnit.SECONDS);
+        }
       }
+      if (!serving.isEmpty() || System.nanoTime() > deadline) { // two at once is never waited out
+        break;
+      }
+      Thread.sleep(200); // a retry interval, not a synchronisation: the loop checks the outcome itself
     }
-    assertEquals(1, serving.size(), "servers serving tablet " + tabletId + ": " + serving);
+    assertEquals(1, serving.size(), "servers serving tablet " + tabletId + ": " + serving + "; refusals " + refusals);
   }
 
   private static String serverOf(LogBaseClient admin, int tabletId) {
