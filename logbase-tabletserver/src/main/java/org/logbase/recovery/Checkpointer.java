@@ -82,6 +82,7 @@ public final class Checkpointer implements Closeable {
     for (GroupIndex[] groups : tablets.get()) {
       out.add(checkpoint(groups));
     }
+    checkpoints.deleteRetiredSegments();
     return out;
   }
 
@@ -99,6 +100,11 @@ public final class Checkpointer implements Closeable {
         // The log still holds everything; a failed checkpoint only makes recovery longer.
         LOG.warn("checkpoint of {} failed; will retry", d, e);
       }
+    }
+    try {
+      checkpoints.deleteRetiredSegments(); // those whose scans ended since
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("deleting sorted segments no checkpoint names failed; will retry", e);
     }
   }
 

@@ -3,8 +3,10 @@ package org.logbase.recovery;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,6 +16,7 @@ import org.apache.hadoop.fs.Path;
 import org.logbase.common.Config;
 import org.logbase.common.Threads;
 import org.logbase.files.FileRegistry;
+import org.logbase.files.ReadsInProgress;
 import org.logbase.files.SharedPaths;
 import org.logbase.log.LogConfig;
 import org.logbase.log.SegmentFiles;
@@ -35,10 +38,12 @@ import org.slf4j.LoggerFactory;
  * waiting for its outcome, so a segment below every such position and named by no checkpoint is read
  * by no index, replay or transaction.
  *
- * <p>A segment goes only when two rounds, {@code log.gc.interval.ms} apart (5 minutes), both found it unneeded: a
- * read that took a pointer into it before a compaction or a checkpoint moved past it has long ended
- * (one slower than that gets an error, never other data: file ids are never reused). The first
- * round after a start deletes nothing. The newest segment that holds a record, and every segment
+ * <p>A segment goes only when two rounds, {@code log.gc.interval.ms} apart (5 minutes), both found it
+ * unneeded, and no long read (a scan kept open across calls, {@link ReadsInProgress}) that began
+ * before the first of them is still in progress: a get that took a pointer into it before a
+ * compaction or a checkpoint moved past it has long ended (one slower than that gets an error, never
+ * other data: file ids are never reused), and a scan that may read it keeps it. The first round after
+ * a start deletes nothing. The newest segment that holds a record, and every segment
  * after it, stay: a restart continues the log's LSNs from there. A round that cannot read every
  * manifest (one damaged, the file system failing) deletes nothing.
  *
@@ -84,11 +89,17 @@ public final class LogCollector implements Closeable {
   private final LogConfig config;
   private final long intervalMs;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("log-gc"));
-  private Set<Long> unneededBefore = Set.of();
+  private final ReadsInProgress reads;
+  /**
+   * Segments the round before found unneeded, each with the mark taken by the first round of the
+   * chain that found it so: the long reads begun before that mark may still read it.
+   */
+  private Map<Long, Long> unneededBefore = Map.of();
 
   public LogCollector(FileSystem fs, Manifests manifests, DroppedTables dropped, Path ownLog, FileRegistry files,
-      LogConfig config, Config c) {
+      LogConfig config, Config c, ReadsInProgress reads) {
     this.fs = fs;
+    this.reads = reads;
     this.dropped = dropped;
     this.manifests = manifests;
     this.ownLog = fs.makeQualified(ownLog);
@@ -117,7 +128,7 @@ public final class LogCollector implements Closeable {
     try {
       return look();
     } catch (IOException | RuntimeException e) {
-      unneededBefore = Set.of(); // a round that failed breaks the chain of two in a row
+      unneededBefore = Map.of(); // a round that failed breaks the chain of two in a row
       throw e;
     }
   }
@@ -133,7 +144,7 @@ public final class LogCollector implements Closeable {
       droppedTables = dropped.ids(); // before the manifests: a table dropped after this still counts
       all = manifests.readAll();
     } catch (IOException e) {
-      unneededBefore = Set.of(); // not known to be unneeded twice in a row any more
+      unneededBefore = Map.of(); // not known to be unneeded twice in a row any more
       LOG.warn("log garbage collection skipped: {}", e.toString());
       return new Round(0, segments.size(), List.of(), List.of(), 0, e.toString());
     }
@@ -163,10 +174,15 @@ public final class LogCollector implements Closeable {
         unneeded.add(s);
       }
     }
+    long mark = reads.mark(); // after the manifests were read: a read begun later cannot use these
     List<Long> deleted = new ArrayList<>();
+    int waiting = 0;
     long bytes = 0;
     for (long s : unneeded) {
-      if (unneededBefore.contains(s)) {
+      Long since = unneededBefore.get(s);
+      if (since != null && reads.anyBegunBefore(since)) {
+        waiting++;
+      } else if (since != null) {
         if (deleted.isEmpty()) {
           SegmentFiles.markCollected(fs, ownLog); // before the first: a replay from the start is no longer complete
         }
@@ -179,10 +195,19 @@ public final class LogCollector implements Closeable {
         }
       }
     }
-    unneededBefore = Set.copyOf(unneeded);
+    Map<Long, Long> next = new HashMap<>();
+    for (long s : unneeded) {
+      if (!deleted.contains(s)) {
+        next.put(s, unneededBefore.getOrDefault(s, mark));
+      }
+    }
+    unneededBefore = next;
     if (!deleted.isEmpty()) {
       LOG.info("deleted {} log segments ({} bytes) that no tablet needs: {}; {} segments left, {} unneeded waiting",
           deleted.size(), bytes, deleted, segments.size() - deleted.size(), unneeded.size() - deleted.size());
+    }
+    if (waiting > 0) {
+      LOG.info("{} unneeded log segments wait for scans that began before they were found unneeded", waiting);
     }
     return new Round(all.size(), segments.size(), unneeded, deleted, bytes, null);
   }

@@ -406,23 +406,29 @@ public final class TabletCheckpoints {
   }
 
   /**
-   * Deletes this tablet's own sorted segments that no kept checkpoint names any more (a parent's,
-   * which daughters share, are left alone). A segment a compaction replaced is still named by the
-   * checkpoint kept as a fallback, so it goes one checkpoint later: reads that began on it have long
-   * ended. Files left by a crash in between are not deleted (garbage until a sweep exists).
+   * Retires this tablet's own sorted segments that no kept checkpoint names any more (a parent's,
+   * which daughters share, are left alone), and deletes the retired segments no read in progress
+   * can use ({@link SortedSegments#deleteRetired}). A segment a compaction replaced is still named by
+   * the checkpoint kept as a fallback, so it is retired one checkpoint later; a scan that began on it
+   * keeps it until the scan ends. Files left by a crash in between are not deleted (garbage until a
+   * sweep exists).
    */
   private void deleteUnusedSegments(Set<String> before, Set<String> now, Path dir) throws IOException {
     String own = SharedPaths.store(fs, dir) + "/";
-    int deleted = 0;
     for (String p : before) {
       if (!now.contains(p) && p.startsWith(own)) {
-        segments.forget(p);
-        fs.delete(SharedPaths.resolve(fs, p), false);
-        deleted++;
+        segments.retire(p);
       }
     }
-    if (deleted > 0) {
-      LOG.info("deleted {} sorted segments of {} that no kept checkpoint names", deleted, dir);
+    deleteRetiredSegments();
+  }
+
+  /** Deletes the retired sorted segments that no scan in progress can read ({@link SortedSegments#deleteRetired}). */
+  public void deleteRetiredSegments() throws IOException {
+    List<String> deleted = segments.deleteRetired();
+    if (!deleted.isEmpty()) {
+      LOG.info("deleted {} sorted segments that no kept checkpoint names and no scan reads: {}", deleted.size(),
+          deleted);
     }
   }
 

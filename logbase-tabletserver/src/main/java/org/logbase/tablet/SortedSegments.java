@@ -2,11 +2,15 @@ package org.logbase.tablet;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Config;
+import org.logbase.files.ReadsInProgress;
 import org.logbase.files.SharedPaths;
 import org.logbase.rpc.SortedRef;
 import org.logbase.sorted.BlockCache;
@@ -21,8 +25,9 @@ import org.logbase.sorted.SortedSegmentReader;
  * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none) and the threads their scans read
  * ahead with ({@code sorted.scan.read.ahead.blocks}, default 4 blocks per scan, and {@code
  * sorted.scan.read.ahead.threads}, default 2 per core, scans at once; 0: none). A reader stays open
- * until its file is deleted (a checkpoint after the one that stopped naming it) or the server
- * closes.
+ * until its file is deleted or the server closes. A segment no kept checkpoint names any more is
+ * {@link #retire retired}: it is deleted (and its reader closed) once no read that began before is in
+ * progress ({@link ReadsInProgress}), at the first {@link #deleteRetired} after that.
  */
 public final class SortedSegments implements Closeable {
   public static final String BLOCK_CACHE_BYTES = "sorted.block.cache.bytes";
@@ -35,13 +40,17 @@ public final class SortedSegments implements Closeable {
   static final int MAX_READ_AHEAD_THREADS = 1024;
 
   private final FileSystem fs;
+  private final ReadsInProgress reads;
   private final BlockCache cache;
   private final ReadAhead readAhead;
   /** By the path manifests store (one file id per path). */
   private final Map<String, SortedSegment> open = new HashMap<>();
+  /** Segments to delete, by stored path, with the mark of reads that may still use them. */
+  private final Map<String, Long> retired = new LinkedHashMap<>();
 
-  public SortedSegments(FileSystem fs, Config config) {
+  public SortedSegments(FileSystem fs, Config config, ReadsInProgress reads) {
     this.fs = fs;
+    this.reads = reads;
     long bytes = config.getBytes(BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES);
     this.cache = bytes == 0 ? BlockCache.none() : new CaffeineBlockCache(bytes);
     int depth = config.getInt(READ_AHEAD_BLOCKS, DEFAULT_READ_AHEAD_BLOCKS);
@@ -69,12 +78,57 @@ public final class SortedSegments implements Closeable {
     return open(SortedRef.newBuilder().setFileId(fileId).setPath(SharedPaths.store(fs, path)).build());
   }
 
-  /** Closes the reader of a segment about to be deleted, if one is open. */
-  public synchronized void forget(String storedPath) throws IOException {
-    SortedSegment s = open.remove(storedPath);
-    if (s != null) {
-      s.reader().close();
+  /** The long reads on this server, which retired segments wait for. */
+  public ReadsInProgress reads() {
+    return reads;
+  }
+
+  /**
+   * Marks a segment for deletion: no tablet names it now, but a read begun before this call may
+   * still read it. Retiring a segment twice keeps the first mark.
+   */
+  public synchronized void retire(String storedPath) {
+    retired.putIfAbsent(storedPath, reads.mark());
+  }
+
+  /**
+   * Deletes the retired segments that no read in progress can use, closing their readers first.
+   *
+   * @return the stored paths deleted (a failed deletion is thrown; the segment stays retired)
+   */
+  public List<String> deleteRetired() throws IOException {
+    List<String> due = new ArrayList<>();
+    synchronized (this) {
+      for (Map.Entry<String, Long> r : retired.entrySet()) {
+        if (!reads.anyBegunBefore(r.getValue())) {
+          due.add(r.getKey());
+        }
+      }
     }
+    List<String> deleted = new ArrayList<>();
+    for (String p : due) {
+      SortedSegment s;
+      synchronized (this) {
+        s = open.remove(p);
+      }
+      if (s != null) {
+        s.reader().close();
+      }
+      Path path = SharedPaths.resolve(fs, p);
+      if (!fs.delete(path, false) && fs.exists(path)) {
+        throw new IOException("could not delete the sorted segment " + path);
+      }
+      synchronized (this) {
+        retired.remove(p);
+      }
+      deleted.add(p);
+    }
+    return deleted;
+  }
+
+  /** How many retired segments wait for reads in progress. */
+  public synchronized int retiredCount() {
+    return retired.size();
   }
 
   @Override

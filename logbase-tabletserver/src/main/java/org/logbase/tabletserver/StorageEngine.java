@@ -31,11 +31,11 @@ import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Threads;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.compaction.CompactionReport;
-import org.logbase.compaction.SnapshotsInUse;
 import org.logbase.compaction.TabletCompaction;
 import org.logbase.files.FileIds;
 import org.logbase.files.FileRegistry;
 import org.logbase.files.LocalFileIds;
+import org.logbase.files.ReadsInProgress;
 import org.logbase.files.SharedPaths;
 import org.logbase.index.BLinkTree;
 import org.logbase.log.AppendedRecord;
@@ -121,8 +121,6 @@ public final class StorageEngine implements Closeable {
   private RecoveryReport recovery;
   private final RecordCache cache;
   private final TimestampSource clock;
-  /** Snapshots of scans in progress: compactions keep what they read (with the clients' held ones). */
-  private final SnapshotsInUse snapshotsInUse = new SnapshotsInUse();
   private final TabletLimits limits;
   private final Deque<RecoveryReport> openings = new ArrayDeque<>();
   private final SortedSegments segments;
@@ -177,8 +175,9 @@ public final class StorageEngine implements Closeable {
       FileIds ids = o.fileIds() != null ? o.fileIds() : new LocalFileIds(fs, new Path(shared, "file-ids"), newest + 1);
       ids.reserveAbove(newest);
       Manifests manifests = new Manifests(fs, new Path(shared, "tablets"));
+      ReadsInProgress reads = new ReadsInProgress();
       TabletCheckpoints checkpoints = new TabletCheckpoints(fs, manifests, files, ids, logDir,
-          new SortedSegments(fs, o.config()));
+          new SortedSegments(fs, o.config(), reads));
       long t0 = System.nanoTime();
       List<String> problems = new ArrayList<>();
       List<TabletCheckpoints.Start> own = new ArrayList<>();
@@ -193,7 +192,7 @@ public final class StorageEngine implements Closeable {
       Replay replay = Replay.of(fs, logDir, logConfig, seals, own, problems, (System.nanoTime() - t0) / 1_000_000);
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), logConfig, seals);
       engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r,
-          new LogCollector(fs, manifests, o.droppedTables(), logDir, files, logConfig, o.config()));
+          new LogCollector(fs, manifests, o.droppedTables(), logDir, files, logConfig, o.config(), reads));
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
       engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {
@@ -676,7 +675,7 @@ public final class StorageEngine implements Closeable {
       IndexApplier.Watermark w = applier.watermark();
       LongPredicate tail = tailAfter(w.position());
       TabletCompaction.Written written = compaction.write(d, e.groups(), checkpoints.directory(d), tail,
-          clock.wallMillis(), SnapshotsInUse.older(clock.oldestHeldSnapshot(), snapshotsInUse.oldest()));
+          clock.wallMillis(), ReadsInProgress.older(clock.oldestHeldSnapshot(), reads().oldestSnapshot()));
       boolean[] switched = {false};
       checkpointer.exclusive(() -> {
         if (registry.snapshot().get(id) != e) {
@@ -765,9 +764,13 @@ public final class StorageEngine implements Closeable {
     return clock;
   }
 
-  /** The snapshots reads on this server use now; a long read holds its own here while it runs. */
-  public SnapshotsInUse snapshotsInUse() {
-    return snapshotsInUse;
+  /**
+   * The long reads on this server now: a scan kept open across calls begins one here before it
+   * opens its cursors and ends it after closing them, so that compactions keep the versions it reads
+   * and no file it reads is deleted under it.
+   */
+  public ReadsInProgress reads() {
+    return segments.reads();
   }
 
   /** Whether the log still accepts writes. */

@@ -15,7 +15,7 @@ import org.logbase.common.ServerStoppingException;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.compaction.CompactionReport;
-import org.logbase.compaction.SnapshotsInUse;
+import org.logbase.files.ReadsInProgress;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.TableSpec;
 import org.logbase.rpc.TabletLoad;
@@ -158,9 +158,12 @@ final class ServedTablets implements AutoCloseable {
     }
   }
 
-  /** Holds a snapshot a long read uses, so that compactions keep what it reads, until the hold is closed. */
-  SnapshotsInUse.Hold holdSnapshot(long snapshot) {
-    return engine.snapshotsInUse().hold(snapshot);
+  /**
+   * Begins a long read at {@code snapshot}: until it ends, compactions keep what it reads and the
+   * files it reads stay. Begin it before the read opens the tablet's cursors.
+   */
+  ReadsInProgress.Read beginRead(long snapshot) {
+    return engine.reads().begin(snapshot);
   }
 
   /** The tablets served now. */

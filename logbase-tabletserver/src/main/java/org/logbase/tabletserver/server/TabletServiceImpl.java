@@ -13,6 +13,7 @@ import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.Row;
 import org.logbase.common.rpc.RowProtos;
+import org.logbase.files.ReadsInProgress;
 import org.logbase.log.Durability;
 import org.logbase.rpc.BatchMutateRequest;
 import org.logbase.rpc.BatchMutateResponse;
@@ -206,19 +207,27 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       RowFilter filter = req.hasFilter() ? RowFilter.of(t.descriptor().schema(), req.getFilter()) : RowFilter.ALL;
       byte[] start = req.getStartKey().isEmpty() ? null : req.getStartKey().toByteArray();
       byte[] end = req.getEndKey().isEmpty() ? null : req.getEndKey().toByteArray();
-      RowBatches rows;
-      if (req.getReverse()) {
-        if (req.getLimit() < 1 || req.getLimit() > ReverseBatches.MAX_LIMIT) {
-          throw new InvalidRequestException("a reverse scan needs a limit of 1 to " + ReverseBatches.MAX_LIMIT
-              + " rows (it keeps them in memory), not " + req.getLimit());
-        }
-        rows = new ReverseBatches(new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
-            Long.MAX_VALUE, batchRows), req.getLimit(), batchRows, call::isCancelled);
-      } else {
-        rows = new ForwardBatches(t, start, end, columns(req.getColumnsList()), filter, asOf,
-            req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+      if (req.getReverse() && (req.getLimit() < 1 || req.getLimit() > ReverseBatches.MAX_LIMIT)) {
+        throw new InvalidRequestException("a reverse scan needs a limit of 1 to " + ReverseBatches.MAX_LIMIT
+            + " rows (it keeps them in memory), not " + req.getLimit());
       }
-      pump = new ScanPump(call, rows, calls, tablets.holdSnapshot(asOf));
+      ReadsInProgress.Read read = tablets.beginRead(asOf);
+      try {
+        // The tablet as it is once the read has begun: the files it names stay until the read ends.
+        Tablet now = tablets.find(req.getTablet());
+        RowBatches rows;
+        if (req.getReverse()) {
+          rows = new ReverseBatches(new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
+              Long.MAX_VALUE, batchRows), req.getLimit(), batchRows, call::isCancelled);
+        } else {
+          rows = new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
+              req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+        }
+        pump = new ScanPump(call, rows, calls, read);
+      } catch (RuntimeException e) {
+        read.close();
+        throw e;
+      }
     } catch (RuntimeException e) {
       Calls.fail(out, e);
       return;
