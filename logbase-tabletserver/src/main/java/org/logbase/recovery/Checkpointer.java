@@ -104,7 +104,7 @@ public final class Checkpointer implements Closeable {
     try {
       checkpoints.deleteRetiredSegments(); // those whose scans ended since
     } catch (IOException | RuntimeException e) {
-      LOG.warn("deleting sorted segments no checkpoint names failed; will retry", e);
+      LOG.warn("deleting sorted segments no checkpoint names failed; will retry: {}", e.toString());
     }
   }
 

@@ -410,8 +410,9 @@ public final class TabletCheckpoints {
    * which daughters share, are left alone), and deletes the retired segments no read in progress
    * can use ({@link SortedSegments#deleteRetired}). A segment a compaction replaced is still named by
    * the checkpoint kept as a fallback, so it is retired one checkpoint later; a scan that began on it
-   * keeps it until the scan ends. Files left by a crash in between are not deleted (garbage until a
-   * sweep exists).
+   * keeps it until the scan ends. A deletion that fails does not fail the checkpoint: the segment
+   * stays retired and the checkpointer's next check tries again. Files left by a crash in between
+   * are not deleted (garbage until a sweep exists).
    */
   private void deleteUnusedSegments(Set<String> before, Set<String> now, Path dir) throws IOException {
     String own = SharedPaths.store(fs, dir) + "/";
@@ -420,7 +421,12 @@ public final class TabletCheckpoints {
         segments.retire(p);
       }
     }
-    deleteRetiredSegments();
+    try {
+      deleteRetiredSegments();
+    } catch (IOException | RuntimeException e) {
+      // The checkpoint is written; the checkpointer's next check (a second from now) tries again.
+      LOG.warn("deleting sorted segments no kept checkpoint names failed; will retry", e);
+    }
   }
 
   /** Deletes the retired sorted segments that no scan in progress can read ({@link SortedSegments#deleteRetired}). */

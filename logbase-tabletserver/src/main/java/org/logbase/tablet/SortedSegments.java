@@ -4,9 +4,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Config;
@@ -47,6 +49,8 @@ public final class SortedSegments implements Closeable {
   private final Map<String, SortedSegment> open = new HashMap<>();
   /** Segments to delete, by stored path, with the mark of reads that may still use them. */
   private final Map<String, Long> retired = new LinkedHashMap<>();
+  /** Retired segments one {@link #deleteRetired} call is deleting now. */
+  private final Set<String> deleting = new HashSet<>();
 
   public SortedSegments(FileSystem fs, Config config, ReadsInProgress reads) {
     this.fs = fs;
@@ -93,37 +97,60 @@ public final class SortedSegments implements Closeable {
 
   /**
    * Deletes the retired segments that no read in progress can use, closing their readers first.
+   * Several threads may call this at once: a segment is deleted by one of them.
    *
-   * @return the stored paths deleted (a failed deletion is thrown; the segment stays retired)
+   * @return the stored paths this call deleted
+   * @throws IOException the first deletion that failed, after trying the others (a segment whose
+   *     deletion failed stays retired, for the next call)
    */
   public List<String> deleteRetired() throws IOException {
     List<String> due = new ArrayList<>();
     synchronized (this) {
       for (Map.Entry<String, Long> r : retired.entrySet()) {
-        if (!reads.anyBegunBefore(r.getValue())) {
+        if (!reads.anyBegunBefore(r.getValue()) && deleting.add(r.getKey())) {
           due.add(r.getKey());
         }
       }
     }
     List<String> deleted = new ArrayList<>();
+    IOException failed = null;
     for (String p : due) {
-      SortedSegment s;
-      synchronized (this) {
-        s = open.remove(p);
+      try {
+        delete(p);
+        deleted.add(p);
+      } catch (IOException e) {
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
+      } finally {
+        synchronized (this) {
+          deleting.remove(p);
+        }
       }
-      if (s != null) {
-        s.reader().close();
-      }
-      Path path = SharedPaths.resolve(fs, p);
-      if (!fs.delete(path, false) && fs.exists(path)) {
-        throw new IOException("could not delete the sorted segment " + path);
-      }
-      synchronized (this) {
-        retired.remove(p);
-      }
-      deleted.add(p);
+    }
+    if (failed != null) {
+      throw failed;
     }
     return deleted;
+  }
+
+  private void delete(String storedPath) throws IOException {
+    SortedSegment s;
+    synchronized (this) {
+      s = open.remove(storedPath);
+    }
+    if (s != null) {
+      s.reader().close();
+    }
+    Path path = SharedPaths.resolve(fs, storedPath);
+    if (!fs.delete(path, false) && fs.exists(path)) {
+      throw new IOException("could not delete the sorted segment " + path);
+    }
+    synchronized (this) {
+      retired.remove(storedPath);
+    }
   }
 
   /** How many retired segments wait for reads in progress. */

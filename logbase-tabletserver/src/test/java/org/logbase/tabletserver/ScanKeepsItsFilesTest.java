@@ -35,8 +35,8 @@ import org.logbase.txn.TxnManager;
  * A scan kept open across calls (a read in progress, as a server's scan call is) reads every row of
  * the tablet it began on while compactions, checkpoints and the log's garbage collection go on
  * around it: the sorted segment a compaction replaced and the log segments its index points into
- * are deleted only after the scan ends, and then they are. Without the wait the scan's next page
- * reads files that are gone.
+ * are deleted only after the scan ends, and then they are, even while a read begun after they were
+ * found unneeded is still open.
  */
 class ScanKeepsItsFilesTest {
   static final TabletDescriptor TABLET = new TabletDescriptor(TestTables.KV, 1, null, null);
@@ -86,6 +86,8 @@ class ScanKeepsItsFilesTest {
         rows.addAll(scanner.next(7));
       }
       check(rows);
+      // A read begun after the files were found unneeded cannot read them: it holds nothing back.
+      ReadsInProgress.Read later = e.reads().begin(e.tablet(TABLET.id()).snapshotTimestamp());
       scanner.close();
       read.close();
 
@@ -97,6 +99,7 @@ class ScanKeepsItsFilesTest {
       assertFalse(deleted.isEmpty(), "the log segments the scan kept go at the round after it");
       assertTrue(logBefore.stream().anyMatch(p -> !Files.exists(p)), "some of them: " + deleted);
       check(e.tablet(TABLET.id()).scan(null, utf8(key(ROWS)), null, LATEST, 0)); // nothing else went
+      later.close();
     }
   }
 

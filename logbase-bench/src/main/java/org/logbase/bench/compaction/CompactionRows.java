@@ -3,6 +3,7 @@ package org.logbase.bench.compaction;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import java.util.SplittableRandom;
 import org.logbase.bench.engine.KvRows;
 
 /**
@@ -13,7 +14,6 @@ import org.logbase.bench.engine.KvRows;
 final class CompactionRows {
   static final int KEY_BYTES = KvRows.key(0).length;
 
-  private static final int POOL = 4096;
   private static final String[] WORDS = {
     "the", "log", "is", "the", "only", "copy", "of", "the", "data", "and", "every", "write", "goes", "to", "its",
     "end", "a", "tablet", "server", "keeps", "an", "index", "in", "memory", "that", "points", "into", "it", "while",
@@ -25,7 +25,6 @@ final class CompactionRows {
     "with", "little", "pause", "blocks", "are", "checksummed", "compressed", "cached", "and", "verified"
   };
 
-  private final byte[][] pool;
   private final int valueBytes;
 
   CompactionRows(int valueBytes) {
@@ -33,7 +32,6 @@ final class CompactionRows {
       throw new IllegalArgumentException("values need at least 12 bytes (they carry their row and version)");
     }
     this.valueBytes = valueBytes;
-    this.pool = KvRows.randomValues(POOL, valueBytes);
   }
 
   int valueBytes() {
@@ -44,10 +42,15 @@ final class CompactionRows {
     return KvRows.key(row);
   }
 
-  /** Version {@code version} of row {@code row}: random bytes from a pool, the row and version in the first 12. */
+  /**
+   * Version {@code version} of row {@code row}: random bytes of its own (seeded by the row and
+   * version, so a read can be checked), the row and version in the first 12. Values drawn from a
+   * small pool instead repeat within a block once a table has enough rows, and LZ4 then shrinks
+   * blocks that were meant to be incompressible.
+   */
   byte[] value(long row, int version) {
-    long h = (row * 31 + version) * 0x9E3779B97F4A7C15L;
-    byte[] v = pool[(int) (h >>> 52)].clone();
+    byte[] v = new byte[valueBytes];
+    new SplittableRandom((row * 31 + version) * 0x9E3779B97F4A7C15L).nextBytes(v);
     ByteBuffer.wrap(v).putLong(0, row).putInt(8, version);
     return v;
   }

@@ -23,6 +23,7 @@ import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletSpec;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tablet.TabletId;
 import org.logbase.tabletserver.StorageEngine;
 import org.logbase.tabletserver.TabletRegistry;
 
@@ -134,6 +135,11 @@ final class ServedTablets implements AutoCloseable {
       throw new ServerStoppingException("tablet " + tabletId + " of '" + Echo.of(table) + "' is still being opened"
           + " after " + maxMs + " ms; close it again later");
     }
+  }
+
+  /** Whether this server serves the tablet now. */
+  boolean serves(TabletId id) {
+    return engine.registry().snapshot().get(id) != null;
   }
 
   /** The served tablet with these names, or null. */

@@ -80,6 +80,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private LogBaseClient cluster;
   private TxnManager txns;
   private TabletServiceImpl service;
+  private OpenScans scans;
   private final WritePathStats writeStats = new WritePathStats();
   private Jmx.Registration published;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -180,7 +181,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
           long ts = cluster.resolveTransaction(txn, table, key);
           return ts < 0 ? TxnManager.Outcome.ABORTED : new TxnManager.Outcome(true, ts);
         }, txnSettings.apply(TxnSettings.from(config)));
-    service = new TabletServiceImpl(tablets, txns, writeStats, calls);
+    scans = new OpenScans(tablets::serves, config);
+    scans.start();
+    service = new TabletServiceImpl(tablets, txns, writeStats, calls, scans);
     TabletCompactor compactor = new TabletCompactor(tablets);
     compactions = new CompactionScheduler(tablets, compactor, config);
     GrpcServerLogging.install();
@@ -236,6 +239,16 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   }
 
   /** Whether requests are still being served (false once stopping or after session loss). */
+  /** Long reads (scan calls) in progress on this server's engine. */
+  int readsInProgress() {
+    return engine.reads().size();
+  }
+
+  /** Scan calls open on this server. */
+  int scansOpen() {
+    return scans.size();
+  }
+
   boolean tabletsServing() {
     return tablets.isServing();
   }
@@ -279,6 +292,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         Thread.currentThread().interrupt();
       }
       rpc.shutdownNow();
+    }
+    if (scans != null) {
+      scans.close();
     }
     if (tablets != null) {
       try {

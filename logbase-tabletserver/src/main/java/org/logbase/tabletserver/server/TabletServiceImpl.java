@@ -55,10 +55,12 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   private final TxnManager txns;
   private final LongAdder requests = new LongAdder();
   private final WritePathStats stats;
+  private final OpenScans scans;
   private final Calls calls;
 
-  TabletServiceImpl(ServedTablets tablets, TxnManager txns, WritePathStats stats, Calls calls) {
+  TabletServiceImpl(ServedTablets tablets, TxnManager txns, WritePathStats stats, Calls calls, OpenScans scans) {
     this.calls = calls;
+    this.scans = scans;
     this.tablets = tablets;
     this.txns = txns;
     this.stats = stats;
@@ -223,8 +225,8 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
           rows = new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
               req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
         }
-        pump = new ScanPump(call, rows, calls, read);
-      } catch (RuntimeException e) {
+        pump = new ScanPump(call, rows, calls, read, now.descriptor().id(), scans);
+      } catch (RuntimeException | Error e) {
         read.close();
         throw e;
       }

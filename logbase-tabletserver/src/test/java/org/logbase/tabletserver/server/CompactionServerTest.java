@@ -177,6 +177,72 @@ class CompactionServerTest {
     }
   }
 
+  @Test
+  void aScanIdlePastTheLimitIsClosedByTheServerAndResumedByTheClient() throws Exception {
+    start(Config.empty().with("scan.idle.timeout.ms", 1000));
+    try (LogBaseClient c = patientClient()) {
+      int rows = writePadded(c, 2000);
+      try (Scanner scan = c.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
+        int read = readRows(scan, 10, 0);
+        assertEquals(1, server.readsInProgress(), "the scan is a read in progress while its client waits");
+        Await.until(Duration.ofSeconds(20), "the server closes the scan its client stopped reading",
+            () -> server.readsInProgress() == 0 && server.scansOpen() == 0);
+        read = readRows(scan, Integer.MAX_VALUE, read);
+        assertEquals(rows, read, "the client resumed after the last row it had");
+      }
+      Await.until(Duration.ofSeconds(30), "a scan read to its end ends its read", () -> server.readsInProgress() == 0);
+      try (Scanner scan = c.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
+        readRows(scan, 3, 0);
+      }
+      Await.until(Duration.ofSeconds(30), "a scan closed early (its call cancelled) ends its read",
+          () -> server.readsInProgress() == 0 && server.scansOpen() == 0);
+    }
+  }
+
+  @Test
+  void aScanOfATabletSplitUnderItIsClosedOnItsServerAndResumedInTheDaughters() throws Exception {
+    start(Config.empty()); // idle scans last 60 s: only the split ends this one
+    try (LogBaseClient c = patientClient()) {
+      int rows = writePadded(c, 2000);
+      try (Scanner scan = c.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
+        int read = readRows(scan, 10, 0);
+        c.admin().splitTablet("h", 0, bytes(String.format("r%04d", rows / 2)));
+        Await.until(Duration.ofSeconds(20), "the parent's scan is closed: its files are the daughters' server's now",
+            () -> server.readsInProgress() == 0 && server.scansOpen() == 0);
+        read = readRows(scan, Integer.MAX_VALUE, read);
+        assertEquals(rows, read);
+      }
+    }
+  }
+
+  /** A client whose streams' deadline (10 minutes) ends none of them during a test: the server has to. */
+  private LogBaseClient patientClient() {
+    return LogBaseClient.connect(Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
+        .with(ClusterConfig.RPC_DEADLINE_MS, 600_000));
+  }
+
+  /** Table h: rows r0000, r0001, ... of "v" = "old" and 8 KiB of padding, more than a stream's window. */
+  private static int writePadded(LogBaseClient c, int rows) {
+    c.admin().createTable(TableDefinition.builder("h").columnGroup("g", "v", "pad").build());
+    byte[] big = new byte[8 * 1024];
+    for (int i = 0; i < rows; i++) {
+      c.table("h").put(bytes(String.format("r%04d", i)), Map.of("v", bytes("old"), "pad", big));
+    }
+    return rows;
+  }
+
+  /** Reads up to {@code n} rows, checking they are rows {@code from}, {@code from + 1}, ...; returns the next row's number. */
+  private static int readRows(Scanner scan, int n, int from) {
+    int next = from;
+    while (next - from < n && scan.hasNext()) {
+      Row r = scan.next();
+      assertArrayEquals(bytes(String.format("r%04d", next)), r.key(), "row " + next);
+      assertArrayEquals(bytes("old"), r.value("v"));
+      next++;
+    }
+    return next;
+  }
+
   private static TabletCompaction compact(LogBaseClient c) {
     List<TabletCompaction> out = c.admin().compact("h");
     assertTrue(out.get(0).compacted(), out.get(0).error());

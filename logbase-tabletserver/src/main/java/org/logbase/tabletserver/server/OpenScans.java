@@ -1,0 +1,96 @@
+package org.logbase.tabletserver.server;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.logbase.common.Config;
+import org.logbase.common.NotServingTabletException;
+import org.logbase.common.Threads;
+import org.logbase.tablet.TabletId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scan calls open on this server, and the limits on them. A scan holds a tablet's cursors (its
+ * streams, a read-ahead thread), its snapshot (compactions keep what it reads) and its files (no
+ * deletion under it) from its first batch to its last, as long as its client takes. Once a second a
+ * sweep ends, with a retriable "not serving" error (the client resumes after the last row it
+ * received, where the tablet is served then):
+ *
+ * <ul>
+ *   <li>a scan whose client has taken no batch for {@code scan.idle.timeout.ms} (60 s, as HBase's
+ *       scanner lease), so that a stalled client cannot hold the server's files and horizon;
+ *   <li>a scan of a tablet this server no longer serves (closed, moved, split): its next server
+ *       knows nothing of the scan and may delete the files it reads.
+ * </ul>
+ */
+final class OpenScans implements AutoCloseable {
+  static final String IDLE_TIMEOUT_MS = "scan.idle.timeout.ms";
+  static final long DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+  private static final Logger LOG = LoggerFactory.getLogger(OpenScans.class);
+
+  private final Set<ScanPump> open = ConcurrentHashMap.newKeySet();
+  private final Predicate<TabletId> served;
+  private final long idleTimeoutMs;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("scans"));
+
+  /** @param served whether this server serves a tablet now */
+  OpenScans(Predicate<TabletId> served, Config c) {
+    this.served = served;
+    this.idleTimeoutMs = c.getLong(IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS);
+    if (idleTimeoutMs < 1) {
+      throw new IllegalArgumentException(IDLE_TIMEOUT_MS + " must be at least 1, not " + idleTimeoutMs);
+    }
+  }
+
+  /** Starts the sweeps (once a second, or more often for a shorter timeout). */
+  void start() {
+    long period = Math.max(10, Math.min(1000, idleTimeoutMs / 2));
+    timer.scheduleWithFixedDelay(this::sweepQuietly, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  void add(ScanPump p) {
+    open.add(p);
+  }
+
+  void remove(ScanPump p) {
+    open.remove(p);
+  }
+
+  /** How many scan calls are open. */
+  int size() {
+    return open.size();
+  }
+
+  private void sweepQuietly() {
+    try {
+      sweep();
+    } catch (RuntimeException e) {
+      LOG.warn("a sweep of the open scans failed; the next one tries again", e);
+    }
+  }
+
+  /** Ends the scans past their idle limit and those of tablets this server no longer serves. */
+  void sweep() {
+    long now = System.nanoTime();
+    for (ScanPump p : open) {
+      TabletId t = p.tablet();
+      if (!served.test(t)) {
+        p.expire(new NotServingTabletException("tablet " + t + " closed on this server during the scan;"
+            + " resume where it is served now"));
+      } else if (p.endIfIdle(now, TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs), () -> new NotServingTabletException(
+          "the scan of tablet " + t + " took no batch for " + idleTimeoutMs + " ms (" + IDLE_TIMEOUT_MS
+              + "); the server closed it: resume after the last row received"))) {
+        LOG.info("closed a scan of tablet {} whose client took no batch for {} ms", t, idleTimeoutMs);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    Threads.stop(timer, 10);
+  }
+}
