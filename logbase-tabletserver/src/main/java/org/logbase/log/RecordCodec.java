@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.logbase.common.CorruptRecordException;
@@ -222,6 +223,11 @@ public final class RecordCodec {
     int n = getVarint(b);
     if (n < 0 || n > b.remaining()) {
       throw new IllegalStateException("length " + n + " beyond the record");
+    }
+    if (b.hasArray()) { // a copy the JIT need not zero first
+      int from = b.arrayOffset() + b.position();
+      b.position(b.position() + n);
+      return Arrays.copyOfRange(b.array(), from, from + n);
     }
     byte[] v = new byte[n];
     b.get(v);

@@ -1,5 +1,6 @@
 package org.logbase.tabletserver.server;
 
+import io.grpc.Status;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -17,14 +18,18 @@ import org.slf4j.LoggerFactory;
  * The scan calls open on this server, and the limits on them. A scan holds a tablet's cursors (its
  * streams, a read-ahead thread), its snapshot (compactions keep what it reads) and its files (no
  * deletion under it) from its first batch to its last, as long as its client takes. Once a second a
- * sweep ends, with a retriable "not serving" error (the client resumes after the last row it
- * received, where the tablet is served then):
+ * sweep ends:
  *
  * <ul>
- *   <li>a scan whose client has taken no batch for {@code scan.idle.timeout.ms} (60 s, as HBase's
- *       scanner lease), so that a stalled client cannot hold the server's files and horizon;
- *   <li>a scan of a tablet this server no longer serves (closed, moved, split): its next server
- *       knows nothing of the scan and may delete the files it reads.
+ *   <li>a scan that made no progress for {@code scan.idle.timeout.ms} (60 s, as HBase's scanner
+ *       lease): its client took nothing, so flow control holds its batches back (a server sends
+ *       about a window's worth, 1 MiB, ahead of what the client has taken). Ended with
+ *       DEADLINE_EXCEEDED, which the client library resumes at once after the last row it
+ *       received, as a stream that outlived its own deadline, keeping its tablet locations. So a
+ *       stalled client cannot hold the server's files and horizon for ever.
+ *   <li>a scan of a tablet this server no longer serves (closed, moved, split), with a "not
+ *       serving" error the client resumes where the tablet is served then: its next server knows
+ *       nothing of the scan and may delete the files it reads.
  * </ul>
  */
 final class OpenScans implements AutoCloseable {
@@ -77,15 +82,25 @@ final class OpenScans implements AutoCloseable {
   void sweep() {
     long now = System.nanoTime();
     for (ScanPump p : open) {
-      TabletId t = p.tablet();
-      if (!served.test(t)) {
-        p.expire(new NotServingTabletException("tablet " + t + " closed on this server during the scan;"
-            + " resume where it is served now"));
-      } else if (p.endIfIdle(now, TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs), () -> new NotServingTabletException(
-          "the scan of tablet " + t + " took no batch for " + idleTimeoutMs + " ms (" + IDLE_TIMEOUT_MS
-              + "); the server closed it: resume after the last row received"))) {
-        LOG.info("closed a scan of tablet {} whose client took no batch for {} ms", t, idleTimeoutMs);
+      try {
+        sweep(p, now);
+      } catch (RuntimeException e) { // one scan's failure does not keep the others from their limits
+        LOG.warn("ending a scan of tablet {} failed: {}", p.tablet(), e.toString());
+        open.remove(p);
       }
+    }
+  }
+
+  private void sweep(ScanPump p, long now) {
+    TabletId t = p.tablet();
+    if (!served.test(t)) {
+      p.expire(new NotServingTabletException("tablet " + t + " closed on this server during the scan;"
+          + " resume where it is served now"));
+    } else if (p.endIfIdle(now, TimeUnit.MILLISECONDS.toNanos(idleTimeoutMs), () -> Status.DEADLINE_EXCEEDED
+        .withDescription("the scan of tablet " + t + " made no progress for " + idleTimeoutMs + " ms ("
+            + IDLE_TIMEOUT_MS + "): its client took no batch; the server closed it")
+        .asRuntimeException())) {
+      LOG.info("closed a scan of tablet {} whose client took nothing for {} ms", t, idleTimeoutMs);
     }
   }
 

@@ -1,5 +1,6 @@
 package org.logbase.tabletserver.server;
 
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,21 +32,33 @@ final class ScanPump implements Runnable {
   /** Held while batches are made and sent, and while a sweep ends the call: one thread uses the call at a time. */
   private final ReentrantLock sending = new ReentrantLock();
   private final AtomicBoolean ended = new AtomicBoolean();
+  private final AtomicBoolean stopping;
   private volatile long lastSentNanos = System.nanoTime();
   /** Set by {@link #expire}: the call fails with it before its next batch. */
   private volatile RuntimeException expired;
   private boolean done; // guarded by sending
 
+  /**
+   * @param stopping set when the scan is expired, so that a batch being made (a reverse scan reads
+   *     its whole range in one) stops early; {@link #stopping()} also sees a cancellation
+   */
   ScanPump(ServerCallStreamObserver<ScanBatch> call, RowBatches rows, Calls calls, ReadsInProgress.Read read,
-      TabletId tablet, OpenScans open) {
+      TabletId tablet, OpenScans open, AtomicBoolean stopping) {
     this.calls = calls;
     this.call = call;
     this.rows = rows;
     this.read = read;
     this.tablet = tablet;
     this.open = open;
-    open.add(this);
+    this.stopping = stopping;
+  }
+
+  /** Starts the stream: registers the scan, the call's handlers, and sends what the call can take now. */
+  void start() {
     call.setOnCancelHandler(this::end);
+    call.setOnReadyHandler(this);
+    open.add(this);
+    run();
   }
 
   @Override
@@ -73,7 +86,11 @@ final class ScanPump implements Runnable {
         }
       }
     } catch (Exception | Error e) {
-      fail(expired != null ? expired : e); // a scan ended by a sweep fails reading its closed cursors
+      if (done) { // completed, then the completion itself failed: the call is over
+        LOG.warn("completing a scan call failed: {}", e.toString());
+      } else {
+        fail(expired != null ? expired : e); // a scan ended by a sweep fails reading its closed cursors
+      }
     } finally {
       sending.unlock();
     }
@@ -90,6 +107,7 @@ final class ScanPump implements Runnable {
    */
   void expire(RuntimeException reason) {
     expired = reason;
+    stopping.set(true);
     if (sending.tryLock()) {
       try {
         if (!done) {
@@ -125,9 +143,19 @@ final class ScanPump implements Runnable {
   private void fail(Throwable e) {
     done = true;
     end();
-    if (!call.isCancelled()) {
+    if (call.isCancelled()) {
+      return;
+    }
+    if (e instanceof StatusRuntimeException s) { // a status of the server's own choosing, no error
+      call.onError(s);
+    } else {
       Calls.fail(call, e);
     }
+  }
+
+  /** Whether the scan was expired or its call cancelled: a batch being made may stop. */
+  boolean stopping() {
+    return stopping.get() || call.isCancelled();
   }
 
   /** The call ended (done, failed, cancelled or expired): the tablet's cursors are closed, then the read ends. */

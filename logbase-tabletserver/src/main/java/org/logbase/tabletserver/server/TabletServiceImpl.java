@@ -1,5 +1,6 @@
 package org.logbase.tabletserver.server;
 
+import io.grpc.Context;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Echo;
 import org.logbase.common.HybridTimestamp;
@@ -214,18 +216,21 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
             + " rows (it keeps them in memory), not " + req.getLimit());
       }
       ReadsInProgress.Read read = tablets.beginRead(asOf);
+      // Set when the server ends the scan; a reverse scan reads its range in one batch and checks it.
+      AtomicBoolean expired = new AtomicBoolean();
+      Context context = Context.current();
       try {
         // The tablet as it is once the read has begun: the files it names stay until the read ends.
         Tablet now = tablets.find(req.getTablet());
         RowBatches rows;
         if (req.getReverse()) {
           rows = new ReverseBatches(new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
-              Long.MAX_VALUE, batchRows), req.getLimit(), batchRows, call::isCancelled);
+              Long.MAX_VALUE, batchRows), req.getLimit(), batchRows, () -> expired.get() || context.isCancelled());
         } else {
           rows = new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
               req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
         }
-        pump = new ScanPump(call, rows, calls, read, now.descriptor().id(), scans);
+        pump = new ScanPump(call, rows, calls, read, now.descriptor().id(), scans, expired);
       } catch (RuntimeException | Error e) {
         read.close();
         throw e;
@@ -234,8 +239,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       Calls.fail(out, e);
       return;
     }
-    call.setOnReadyHandler(pump::run);
-    pump.run();
+    pump.start();
   }
 
   private static Map<String, byte[]> values(List<ColumnValue> cols) {
