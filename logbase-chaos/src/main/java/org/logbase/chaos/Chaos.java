@@ -34,6 +34,7 @@ import org.logbase.chaos.workload.Counter;
 import org.logbase.chaos.workload.ListAppend;
 import org.logbase.chaos.workload.Recorder;
 import org.logbase.chaos.workload.RunClock;
+import org.logbase.chaos.workload.SlowScans;
 import org.logbase.chaos.workload.Workers;
 import org.logbase.chaos.workload.Writes;
 import org.logbase.client.LogBaseClient;
@@ -74,6 +75,12 @@ public final class Chaos implements Callable<Integer> {
   @Option(names = "--transfer-threads", defaultValue = "2") int transferThreads;
   @Option(names = "--snapshot-threads", defaultValue = "1") int snapshotThreads;
   @Option(names = "--counter-threads", defaultValue = "2") int counterThreads;
+  @Option(names = "--slow-scan-rows", defaultValue = "1500", description = "Rows of 4 KiB in the table scanned"
+      + " slowly while it is compacted and its log collected (0: no slow scans; default: ${DEFAULT-VALUE}).")
+  int slowScanRows;
+  @Option(names = "--slow-scan-pause-ms", defaultValue = "150", description = "The slow scans' pause after every"
+      + " 10 rows (default: ${DEFAULT-VALUE}: about 20 s a scan).")
+  long slowScanPauseMs;
   @Option(names = "--write-threads", defaultValue = "1") int writeThreads;
   @Option(names = "--writes-per-second", defaultValue = "200", description = "Calls per write thread and second (default: ${DEFAULT-VALUE}).")
   int writesPerSecond;
@@ -174,11 +181,15 @@ public final class Chaos implements Callable<Integer> {
     Config clientConfig = Config.empty().with(ClusterConfig.ZK_CONNECT, cluster.zkConnect())
         .with(ClusterConfig.RPC_DEADLINE_MS, 5_000);
     Bank bank = new Bank(accounts, 1000);
+    SlowScans slowScans = new SlowScans(slowScanRows);
     try (LogBaseClient admin = LogBaseClient.connect(clientConfig)) {
       ListAppend.createTable(admin);
       bank.create(admin);
       Writes.createTable(admin);
       Counter.createTable(admin);
+      if (slowScanRows > 0) {
+        slowScans.create(admin);
+      }
     }
     ClientProcesses clients = new ClientProcesses(cluster, recorder, clock, accounts);
     for (int i = 0; i < clientProcesses; i++) {
@@ -200,6 +211,10 @@ public final class Chaos implements Callable<Integer> {
     }
     for (int i = 0; i < writeThreads; i++) {
       workers.writes(i + 1, writesPerSecond);
+    }
+    if (slowScanRows > 0) {
+      // A deadline longer than a scan: the servers, not the client, decide when a stream ends.
+      workers.slowScans(slowScans, slowScanPauseMs, clientConfig.with(ClusterConfig.RPC_DEADLINE_MS, 120_000), s + 200);
     }
 
     Nemesis nemesis;
@@ -224,6 +239,7 @@ public final class Chaos implements Callable<Integer> {
       checkBank(bank, client, recorder, problems);
       checkWrites(client, recorder, problems);
       checkCounter(client, recorder, problems);
+      checkSlowScans(recorder, problems);
     }
     workers.crashes().forEach(e -> problems.add("workload thread crashed: " + e));
     nemesis.failures().forEach(e -> problems.add("nemesis failed (a process could not be brought back): " + e));
@@ -292,6 +308,22 @@ public final class Chaos implements Callable<Integer> {
     if (!r.valid()) {
       problems.add("list-append history has anomalies that snapshot isolation forbids (see above; history in "
           + dir.resolve("history.txt") + ")");
+    }
+  }
+
+  private void checkSlowScans(Recorder recorder, List<String> problems) {
+    if (slowScanRows == 0) {
+      return;
+    }
+    List<SlowScans.Scan> scans = recorder.slowScans();
+    List<SlowScans.Scan> wrong = scans.stream().filter(x -> x.wrong() != null).toList();
+    List<String> failed = recorder.failedSlowScans();
+    long[] millis = scans.stream().mapToLong(SlowScans.Scan::millis).sorted().toArray();
+    say("slow scans: %d read whole (%d rows each, median %.1f s), %d wrong, %d failed%s", scans.size(), slowScanRows,
+        millis.length == 0 ? 0.0 : millis[millis.length / 2] / 1000.0, wrong.size(), failed.size(),
+        failed.isEmpty() ? "" : " (first: " + failed.get(0) + ")");
+    if (!wrong.isEmpty()) {
+      problems.add(wrong.size() + " slow scans returned wrong rows, first: " + wrong.get(0));
     }
   }
 

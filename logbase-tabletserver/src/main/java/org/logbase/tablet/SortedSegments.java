@@ -20,6 +20,8 @@ import org.logbase.sorted.CaffeineBlockCache;
 import org.logbase.sorted.ReadAhead;
 import org.logbase.sorted.SortedFormats;
 import org.logbase.sorted.SortedSegmentReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sorted segments a server reads, one open reader per file however many tablets name it (the
@@ -41,6 +43,8 @@ public final class SortedSegments implements Closeable {
   static final int MAX_READ_AHEAD_BLOCKS = 64;
   static final int MAX_READ_AHEAD_THREADS = 1024;
 
+  private static final Logger LOG = LoggerFactory.getLogger(SortedSegments.class);
+
   private final FileSystem fs;
   private final ReadsInProgress reads;
   private final BlockCache cache;
@@ -48,7 +52,7 @@ public final class SortedSegments implements Closeable {
   /** By the path manifests store (one file id per path). */
   private final Map<String, SortedSegment> open = new HashMap<>();
   /** Segments to delete, by stored path, with the mark of reads that may still use them. */
-  private final Map<String, Long> retired = new LinkedHashMap<>();
+  private final Map<String, Retired> retired = new LinkedHashMap<>();
   /** Retired segments one {@link #deleteRetired} call is deleting now. */
   private final Set<String> deleting = new HashSet<>();
 
@@ -92,7 +96,7 @@ public final class SortedSegments implements Closeable {
    * still read it. Retiring a segment twice keeps the first mark.
    */
   public synchronized void retire(String storedPath) {
-    retired.putIfAbsent(storedPath, reads.mark());
+    retired.putIfAbsent(storedPath, new Retired(reads.mark(), System.nanoTime()));
   }
 
   /**
@@ -106,8 +110,8 @@ public final class SortedSegments implements Closeable {
   public List<String> deleteRetired() throws IOException {
     List<String> due = new ArrayList<>();
     synchronized (this) {
-      for (Map.Entry<String, Long> r : retired.entrySet()) {
-        if (!reads.anyBegunBefore(r.getValue()) && deleting.add(r.getKey())) {
+      for (Map.Entry<String, Retired> r : retired.entrySet()) {
+        if (!reads.anyBegunBefore(r.getValue().mark()) && deleting.add(r.getKey())) {
           due.add(r.getKey());
         }
       }
@@ -148,10 +152,18 @@ public final class SortedSegments implements Closeable {
     if (!fs.delete(path, false) && fs.exists(path)) {
       throw new IOException("could not delete the sorted segment " + path);
     }
+    Retired r;
     synchronized (this) {
-      retired.remove(storedPath);
+      r = retired.remove(storedPath);
+    }
+    long waitedMs = r == null ? 0 : (System.nanoTime() - r.sinceNanos()) / 1_000_000;
+    if (waitedMs >= 1000) {
+      LOG.info("deleted sorted segment {}, retired {} ms ago: it waited for scans that began before", path, waitedMs);
     }
   }
+
+  /** A retired segment: the mark of the reads it waits for, and when it was retired. */
+  private record Retired(long mark, long sinceNanos) {}
 
   /** How many retired segments wait for reads in progress. */
   public synchronized int retiredCount() {

@@ -23,6 +23,8 @@ public final class Recorder {
   private final ConcurrentLinkedQueue<String> acknowledgedWrites = new ConcurrentLinkedQueue<>();
   private final LongAdder unacknowledgedWrites = new LongAdder();
   private final LongAdder failedSnapshots = new LongAdder();
+  private final ConcurrentLinkedQueue<SlowScans.Scan> slowScans = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<String> failedSlowScans = new ConcurrentLinkedQueue<>();
 
   private final Map<Long, String> increments = new ConcurrentHashMap<>();
 
@@ -53,6 +55,22 @@ public final class Recorder {
 
   public void snapshotFailed() {
     failedSnapshots.increment();
+  }
+
+  public void slowScan(SlowScans.Scan s) {
+    slowScans.add(s);
+  }
+
+  public void slowScanFailed(String why) {
+    failedSlowScans.add(why);
+  }
+
+  public List<SlowScans.Scan> slowScans() {
+    return List.copyOf(slowScans);
+  }
+
+  public List<String> failedSlowScans() {
+    return List.copyOf(failedSlowScans);
   }
 
   public void written(List<String> keys) {

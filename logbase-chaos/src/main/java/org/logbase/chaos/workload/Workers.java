@@ -145,6 +145,34 @@ public final class Workers {
   }
 
   /**
+   * A thread that scans the slow-scan table whole again and again, slowly, with clients of {@code
+   * scanConfig} (a stream deadline longer than a scan), and a thread that keeps rewriting its rows.
+   */
+  public void slowScans(SlowScans workload, long pauseMs, Config scanConfig, long seed) {
+    spawn("slow-scans", scanConfig, client -> {
+      while (running.get()) {
+        try {
+          recorder.slowScan(workload.scanSlowly(client, pauseMs));
+        } catch (LogBaseException e) {
+          recorder.slowScanFailed(e.toString());
+          backOffAfter(false);
+        }
+      }
+    });
+    spawn("slow-scan-rewrites", client -> {
+      Random rnd = new Random(seed);
+      while (running.get()) {
+        try {
+          workload.rewriteSome(client, rnd);
+        } catch (LogBaseException e) {
+          backOffAfter(false);
+        }
+        Thread.sleep(100); // paced: 200 rows a second keep the table's compactions and log turning
+      }
+    });
+  }
+
+  /**
    * A thread of single-row writes, one-row puts and batch puts of 8 alternately, at most {@code
    * perSecond} calls a second (they are cheap: unpaced they would take the CPU the transactions
    * need on a small machine).
@@ -188,8 +216,12 @@ public final class Workers {
   }
 
   private void spawn(String name, Body body) {
+    spawn(name, clientConfig, body);
+  }
+
+  private void spawn(String name, Config config, Body body) {
     Thread t = Threads.newDaemon(name, () -> {
-      try (LogBaseClient client = LogBaseClient.connect(clientConfig)) {
+      try (LogBaseClient client = LogBaseClient.connect(config)) {
         client.setFaultInjector(clientFaults);
         body.run(client);
       } catch (Throwable e) {
