@@ -42,8 +42,10 @@ final class TabletRpc {
     this.writes = new WriteCoalescer(
         // The answer is handled on the network thread (settling futures, sending the next batch never
         // blocks): one thread hand-off less per request than gRPC's default executor.
-        writeStats.timing((route, request, deadline) -> TabletServiceGrpc.newFutureStub(connections.channel(route.address()))
-            .withExecutor(MoreExecutors.directExecutor()).withDeadline(deadline).batchMutate(request)),
+        // A batch carries other callers' writes: it is started outside the sender's gRPC context.
+        writeStats.timing((route, request, deadline) -> DetachedCalls.start(
+            () -> TabletServiceGrpc.newFutureStub(connections.channel(route.address()))
+                .withExecutor(MoreExecutors.directExecutor()).withDeadline(deadline).batchMutate(request))),
         settings.writeCoalesce(), settings.writeInFlightPerTablet(), settings.writeBatchMaxRows(),
         // Half the message limit: room for the request's own framing, and for the answer's.
         settings.maxMessageBytes() / 2);

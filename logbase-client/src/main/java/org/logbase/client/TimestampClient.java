@@ -27,7 +27,9 @@ public final class TimestampClient {
     this.settings = settings;
     this.batcher = new TimestampBatcher((count, deadline) -> {
       TimestampRequest request = TimestampRequest.newBuilder().setCount(count).build();
-      TimestampRange range = master.call("get timestamps", deadline, stub -> stub.getTimestamps(request));
+      // The call serves every request batched into it, not only its sender's.
+      TimestampRange range = DetachedCalls.start(
+          () -> master.call("get timestamps", deadline, stub -> stub.getTimestamps(request)));
       if (range.getCount() != count) {
         throw new LogBaseException("asked the master for " + count + " timestamps, got " + range.getCount());
       }

@@ -16,6 +16,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import io.grpc.Context;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.logbase.client.fake.FakeCluster;
@@ -108,6 +110,33 @@ class TimestampClientTest {
   }
 
   @Test
+  void aSenderWhoseGrpcContextEndsStillFetchesForTheRequestsBatchedWithIt() throws Exception {
+    try (FakeCluster cluster = FakeCluster.start(1, 0);
+         LogBaseClient client = LogBaseClient.connect(cluster.clientConfig())) {
+      FakeMaster master = cluster.master(0);
+      TimestampClient timestamps = client.timestamps();
+      CountDownLatch gate = master.holdTimestamps();
+      CompletableFuture<Long> first = CompletableFuture.supplyAsync(timestamps::next);
+      awaitUntil("the first call reached the master", () -> master.timestampCalls().size() == 1);
+      // Queued behind it: a caller in a context that ends (a server's request whose client left),
+      // then another. The first of them sends the next call, for both.
+      Context.CancellableContext leaving = Context.current().withCancellation();
+      CompletableFuture<Long> sender = CompletableFuture.supplyAsync(() -> inContext(leaving, timestamps::next));
+      awaitUntil("the sender queued", () -> timestamps.queued() == 1);
+      CompletableFuture<Long> other = CompletableFuture.supplyAsync(timestamps::next);
+      awaitUntil("the other queued", () -> timestamps.queued() == 2);
+      leaving.cancel(null);
+      gate.countDown();
+
+      long a = first.get();
+      long b = other.get();
+      assertTrue(b > a, "the request batched with the leaving sender got its timestamp");
+      assertTrue(sender.get() > a);
+      assertEquals(2, master.timestampCalls().size(), "one call for the two queued requests");
+    }
+  }
+
+  @Test
   void followsTheActiveMaster() throws Exception {
     try (FakeCluster cluster = FakeCluster.start(2, 0);
          LogBaseClient client = LogBaseClient.connect(cluster.clientConfig())) {
@@ -160,6 +189,15 @@ class TimestampClientTest {
   }
 
   /** Runs {@code work} on {@code n} threads at once and returns what each returned. */
+  private static long inContext(Context context, LongSupplier call) {
+    Context previous = context.attach();
+    try {
+      return call.getAsLong();
+    } finally {
+      context.detach(previous);
+    }
+  }
+
   private static <T> List<T> onThreads(int n, Work<T> work) throws InterruptedException {
     ExecutorService pool = Executors.newFixedThreadPool(n);
     try {
