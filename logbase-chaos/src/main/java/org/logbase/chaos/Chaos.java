@@ -42,6 +42,7 @@ import org.logbase.client.ScanSpec;
 import org.logbase.client.Transaction;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
+import org.logbase.common.CorruptRecordException;
 import org.logbase.common.LogBaseException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -317,13 +318,26 @@ public final class Chaos implements Callable<Integer> {
     }
     List<SlowScans.Scan> scans = recorder.slowScans();
     List<SlowScans.Scan> wrong = scans.stream().filter(x -> x.wrong() != null).toList();
-    List<String> failed = recorder.failedSlowScans();
+    List<LogBaseException> failed = recorder.failedSlowScans();
+    // A read the server could not serve (damage, a file gone, any server error) is a finding; a
+    // server unavailable or a deadline passed under the faults is not.
+    List<LogBaseException> serverErrors = failed.stream()
+        .filter(e -> e instanceof CorruptRecordException || String.valueOf(e.getMessage()).contains("internal error"))
+        .toList();
     long[] millis = scans.stream().mapToLong(SlowScans.Scan::millis).sorted().toArray();
-    say("slow scans: %d read whole (%d rows each, median %.1f s), %d wrong, %d failed%s", scans.size(), slowScanRows,
+    say("slow scans: %d read whole (%d rows each, median %.1f s), %d wrong, %d failed (%d by a server error)%s;"
+        + " %d rewrites, %d failed", scans.size(), slowScanRows,
         millis.length == 0 ? 0.0 : millis[millis.length / 2] / 1000.0, wrong.size(), failed.size(),
-        failed.isEmpty() ? "" : " (first: " + failed.get(0) + ")");
+        serverErrors.size(), failed.isEmpty() ? "" : " (first: " + failed.get(0) + ")",
+        recorder.slowScanRewrites(), recorder.failedSlowScanRewrites());
     if (!wrong.isEmpty()) {
       problems.add(wrong.size() + " slow scans returned wrong rows, first: " + wrong.get(0));
+    }
+    if (!serverErrors.isEmpty()) {
+      problems.add(serverErrors.size() + " slow scans failed with a server error, first: " + serverErrors.get(0));
+    }
+    if (scans.isEmpty()) {
+      problems.add("no slow scan read the table whole (" + failed.size() + " failed)");
     }
   }
 

@@ -51,7 +51,7 @@ class ChaosSuiteTest {
   @Test
   void lostUpdatesOfServersWithoutValidationAreCaught() throws Exception {
     Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "30", "--faults", "none",
-        "--client-processes", "0", "--broken", "validation").run();
+        "--slow-scan-rows", "0", "--client-processes", "0", "--broken", "validation").run();
     assertFalse(r.valid(), "the checks catch what first-committer-wins prevents");
     assertTrue(r.problems().stream().anyMatch(p -> p.startsWith("bank ledger")),
         "the bank ledger names the commits of lost updates: " + r.problems());
@@ -60,7 +60,7 @@ class ChaosSuiteTest {
   @Test
   void tornSnapshotsOfReadersThatDoNotWaitAreCaught() throws Exception {
     Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "30", "--faults", "none",
-        "--client-processes", "0", "--snapshot-threads", "2", "--broken", "snapshot-reads").run();
+        "--slow-scan-rows", "0", "--client-processes", "0", "--snapshot-threads", "2", "--broken", "snapshot-reads").run();
     assertFalse(r.valid(), "the checks catch what the snapshot-read rule prevents");
   }
 }

@@ -134,8 +134,10 @@ final class TxnCoordinator {
     }
     for (Participant p : participants.subList(1, participants.size())) {
       // Secondaries commit after the decision; a lost message is made good by whoever meets the lock.
-      TabletServiceGrpc.newFutureStub(rpc.channel(p.anyTablet())).withDeadline(deadline)
-          .decide(decideRequest(startTs, primary, true, commitTs, false, durability));
+      // The messages outlive this call: they start outside its gRPC context (a server's request
+      // that commits would otherwise cancel them as it returns).
+      DetachedCalls.start(() -> TabletServiceGrpc.newFutureStub(rpc.channel(p.anyTablet())).withDeadline(deadline)
+          .decide(decideRequest(startTs, primary, true, commitTs, false, durability)));
     }
     return commitTs;
   }

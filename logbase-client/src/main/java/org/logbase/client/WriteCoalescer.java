@@ -130,10 +130,10 @@ final class WriteCoalescer {
       return f.get(deadline.timeRemaining(TimeUnit.MILLISECONDS) + 1_000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      f.cancel(false);
+      f.cancel(true); // true: a gRPC future's call is cancelled only so
       throw new LogBaseException("interrupted while waiting for a write");
     } catch (TimeoutException e) {
-      f.cancel(false); // a write still waiting is then dropped, not sent behind the caller's back
+      f.cancel(true); // a write still waiting is then dropped, not sent behind the caller's back
       throw new StatusRuntimeException(Status.DEADLINE_EXCEEDED.withDescription("no answer to a write"));
     } catch (CancellationException e) {
       throw new StatusRuntimeException(Status.CANCELLED.withDescription("write cancelled"));

@@ -188,7 +188,7 @@ class TimestampClientTest {
     T run(int thread) throws Exception;
   }
 
-  /** Runs {@code work} on {@code n} threads at once and returns what each returned. */
+  /** Runs {@code call} with {@code context} attached. */
   private static long inContext(Context context, LongSupplier call) {
     Context previous = context.attach();
     try {
@@ -198,6 +198,7 @@ class TimestampClientTest {
     }
   }
 
+  /** Runs {@code work} on {@code n} threads at once and returns what each returned. */
   private static <T> List<T> onThreads(int n, Work<T> work) throws InterruptedException {
     ExecutorService pool = Executors.newFixedThreadPool(n);
     try {

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.logbase.chaos.history.HistoryFormat;
 import org.logbase.chaos.history.Outcome;
 import org.logbase.chaos.history.Txn;
+import org.logbase.common.LogBaseException;
 
 /**
  * What the workloads did, from the runner's threads and from client processes (whose stdout lines
@@ -24,7 +25,9 @@ public final class Recorder {
   private final LongAdder unacknowledgedWrites = new LongAdder();
   private final LongAdder failedSnapshots = new LongAdder();
   private final ConcurrentLinkedQueue<SlowScans.Scan> slowScans = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<String> failedSlowScans = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<LogBaseException> failedSlowScans = new ConcurrentLinkedQueue<>();
+  private final LongAdder slowScanRewrites = new LongAdder();
+  private final LongAdder failedSlowScanRewrites = new LongAdder();
 
   private final Map<Long, String> increments = new ConcurrentHashMap<>();
 
@@ -61,15 +64,27 @@ public final class Recorder {
     slowScans.add(s);
   }
 
-  public void slowScanFailed(String why) {
-    failedSlowScans.add(why);
+  public void slowScanFailed(LogBaseException e) {
+    failedSlowScans.add(e);
+  }
+
+  public void slowScanRewrite(boolean ok) {
+    (ok ? slowScanRewrites : failedSlowScanRewrites).increment();
+  }
+
+  public long slowScanRewrites() {
+    return slowScanRewrites.sum();
+  }
+
+  public long failedSlowScanRewrites() {
+    return failedSlowScanRewrites.sum();
   }
 
   public List<SlowScans.Scan> slowScans() {
     return List.copyOf(slowScans);
   }
 
-  public List<String> failedSlowScans() {
+  public List<LogBaseException> failedSlowScans() {
     return List.copyOf(failedSlowScans);
   }
 

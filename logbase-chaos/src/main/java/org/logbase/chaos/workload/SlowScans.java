@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.Put;
 import org.logbase.client.ScanSpec;
@@ -59,8 +60,11 @@ public final class SlowScans {
     rewrite(client, from, Math.min(rows, from + 20));
   }
 
-  /** Scans the table whole, pausing {@code pauseMs} after every {@code 10} rows; checks every row. */
-  public Scan scanSlowly(LogBaseClient client, long pauseMs) throws InterruptedException {
+  /**
+   * Scans the table whole, pausing {@code pauseMs} after every 10 rows; checks every row. Returns
+   * null if {@code going} turned false before the end (the run is over).
+   */
+  public Scan scanSlowly(LogBaseClient client, long pauseMs, BooleanSupplier going) throws InterruptedException {
     long t0 = System.nanoTime();
     int n = 0;
     try (Scanner s = client.table(TABLE).scan(ScanSpec.builder().batchRows(10).build())) {
@@ -71,6 +75,9 @@ public final class SlowScans {
           return new Scan((System.nanoTime() - t0) / 1_000_000, n, wrong);
         }
         n++;
+        if (!going.getAsBoolean()) {
+          return null;
+        }
         if (n % 10 == 0) {
           Thread.sleep(pauseMs); // a slow client: the server holds the scan open meanwhile
         }

@@ -152,9 +152,12 @@ public final class Workers {
     spawn("slow-scans", scanConfig, client -> {
       while (running.get()) {
         try {
-          recorder.slowScan(workload.scanSlowly(client, pauseMs));
+          SlowScans.Scan scan = workload.scanSlowly(client, pauseMs, running::get);
+          if (scan != null) { // null: stopped before its end
+            recorder.slowScan(scan);
+          }
         } catch (LogBaseException e) {
-          recorder.slowScanFailed(e.toString());
+          recorder.slowScanFailed(e);
           backOffAfter(false);
         }
       }
@@ -164,7 +167,9 @@ public final class Workers {
       while (running.get()) {
         try {
           workload.rewriteSome(client, rnd);
+          recorder.slowScanRewrite(true);
         } catch (LogBaseException e) {
+          recorder.slowScanRewrite(false);
           backOffAfter(false);
         }
         Thread.sleep(100); // paced: 200 rows a second keep the table's compactions and log turning
