@@ -338,35 +338,43 @@ class ElasticityTest {
    * while none answers, asked again for up to 30 s; two answering fails at once. The refusals are
    * in the failure message.
    */
-  private static void assertServedByExactlyOne(LocalCluster cluster, List<String> servers, TabletInfo tablet)
-      throws InterruptedException {
-    int tabletId = tablet.tabletId();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+  private static void assertServedByExactlyOne(LocalCluster cluster, List<String> servers, TabletInfo tablet) {
+    Probe[] last = {null};
+    try {
+      // Two answering ends the wait at once, and fails below.
+      Await.until(Duration.ofSeconds(30), "a server answers for tablet " + tablet.tabletId(), () -> {
+        last[0] = ask(cluster, servers, tablet);
+        return !last[0].serving().isEmpty();
+      });
+    } catch (AssertionError e) {
+      e.addSuppressed(new AssertionError("last refusals: " + last[0].refusals()));
+      throw e;
+    }
+    assertEquals(1, last[0].serving().size(),
+        "servers serving tablet " + tablet.tabletId() + ": " + last[0].serving() + "; refusals " + last[0].refusals());
+  }
+
+  /** Which servers answered a get of a tablet's key, and how the others refused. */
+  private record Probe(List<String> serving, List<String> refusals) {}
+
+  /** Asks each server once for a key of the tablet. */
+  private static Probe ask(LocalCluster cluster, List<String> servers, TabletInfo tablet) {
     List<String> serving = new ArrayList<>();
     List<String> refusals = new ArrayList<>();
-    while (true) {
-      serving.clear();
-      refusals.clear();
-      for (String s : servers) {
-        ManagedChannel ch = NettyChannelBuilder.forTarget(cluster.tabletServerAddress(s)).usePlaintext().build();
-        try {
-          TabletServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS).get(GetRequest.newBuilder()
-              .setTablet(TabletRef.newBuilder().setTable(TABLE).setTabletId(tabletId))
-              .setKey(ByteString.copyFromUtf8(keyIn(tablet))).build());
-          serving.add(s);
-        } catch (StatusRuntimeException e) {
-          refusals.add(s + ": " + e.getStatus());
-        } finally {
-          ch.shutdownNow();
-          ch.awaitTermination(5, TimeUnit.SECONDS);
-        }
+    for (String s : servers) {
+      ManagedChannel ch = NettyChannelBuilder.forTarget(cluster.tabletServerAddress(s)).usePlaintext().build();
+      try {
+        TabletServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS).get(GetRequest.newBuilder()
+            .setTablet(TabletRef.newBuilder().setTable(TABLE).setTabletId(tablet.tabletId()))
+            .setKey(ByteString.copyFromUtf8(keyIn(tablet))).build());
+        serving.add(s);
+      } catch (StatusRuntimeException e) {
+        refusals.add(s + ": " + e.getStatus());
+      } finally {
+        ch.shutdownNow();
       }
-      if (!serving.isEmpty() || System.nanoTime() > deadline) { // two at once is never waited out
-        break;
-      }
-      Thread.sleep(200); // a retry interval, not a synchronisation: the loop checks the outcome itself
     }
-    assertEquals(1, serving.size(), "servers serving tablet " + tabletId + ": " + serving + "; refusals " + refusals);
+    return new Probe(serving, refusals);
   }
 
   private static String serverOf(LogBaseClient admin, int tabletId) {

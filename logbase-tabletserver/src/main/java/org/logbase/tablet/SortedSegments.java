@@ -165,11 +165,6 @@ public final class SortedSegments implements Closeable {
   /** A retired segment: the mark of the reads it waits for, and when it was retired. */
   private record Retired(long mark, long sinceNanos) {}
 
-  /** How many retired segments wait for reads in progress. */
-  public synchronized int retiredCount() {
-    return retired.size();
-  }
-
   @Override
   public synchronized void close() throws IOException {
     readAhead.close();

@@ -40,7 +40,7 @@ final class ScanPump implements Runnable {
 
   /**
    * @param stopping set when the scan is expired, so that a batch being made (a reverse scan reads
-   *     its whole range in one) stops early; {@link #stopping()} also sees a cancellation
+   *     its whole range in one) stops early
    */
   ScanPump(ServerCallStreamObserver<ScanBatch> call, RowBatches rows, Calls calls, ReadsInProgress.Read read,
       TabletId tablet, OpenScans open, AtomicBoolean stopping) {
@@ -153,10 +153,6 @@ final class ScanPump implements Runnable {
     }
   }
 
-  /** Whether the scan was expired or its call cancelled: a batch being made may stop. */
-  boolean stopping() {
-    return stopping.get() || call.isCancelled();
-  }
 
   /** The call ended (done, failed, cancelled or expired): the tablet's cursors are closed, then the read ends. */
   private void end() {
