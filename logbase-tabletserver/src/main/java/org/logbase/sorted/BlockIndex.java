@@ -31,9 +31,17 @@ final class BlockIndex {
   private final byte[] minKey;
   private final List<BlockInfo> blocks;
 
+  private final int maxStoredLength;
+
   BlockIndex(byte[] minKey, List<BlockInfo> blocks) {
     this.minKey = minKey;
     this.blocks = List.copyOf(blocks);
+    this.maxStoredLength = blocks.stream().mapToInt(BlockInfo::storedLength).max().orElse(0);
+  }
+
+  /** The stored length of the longest block (0 if there is none): an array this long holds any of them. */
+  int maxStoredLength() {
+    return maxStoredLength;
   }
 
   /** Null if the segment is empty. */

@@ -17,6 +17,12 @@ interface BlockSource extends Closeable {
    */
   DataBlock block(int i) throws IOException;
 
+  /**
+   * The iterator is done with {@code block}, which this source returned: it will not read it again,
+   * and the entries it decoded from it hold copies of its bytes. A scan reuses its array.
+   */
+  default void done(DataBlock block) {}
+
   /** Releases what the source holds (a stream); a later {@link #block} may take it up again. */
   @Override
   default void close() throws IOException {}

@@ -21,9 +21,9 @@ public enum Compression {
     }
 
     @Override
-    byte[] decompress(byte[] stored, int rawLength) throws IOException {
-      if (stored.length != rawLength) {
-        throw new IOException("stored " + stored.length + " bytes, index says " + rawLength);
+    byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException {
+      if (storedLength != rawLength) {
+        throw new IOException("stored " + storedLength + " bytes, index says " + rawLength);
       }
       return stored;
     }
@@ -39,12 +39,12 @@ public enum Compression {
     }
 
     @Override
-    byte[] decompress(byte[] stored, int rawLength) throws IOException {
+    byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException {
       LZ4SafeDecompressor d = Lz4.FACTORY.safeDecompressor();
       byte[] raw = new byte[rawLength];
       int n;
       try {
-        n = d.decompress(stored, 0, stored.length, raw, 0, rawLength);
+        n = d.decompress(stored, 0, storedLength, raw, 0, rawLength);
       } catch (RuntimeException e) { // LZ4Exception: malformed input
         throw new IOException("LZ4 decompression failed", e);
       }
@@ -64,11 +64,11 @@ public enum Compression {
     }
 
     @Override
-    byte[] decompress(byte[] stored, int rawLength) throws IOException {
+    byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException {
       byte[] raw = new byte[rawLength];
       long n;
       try {
-        n = Zstd.decompressByteArray(raw, 0, rawLength, stored, 0, stored.length);
+        n = Zstd.decompressByteArray(raw, 0, rawLength, stored, 0, storedLength);
       } catch (RuntimeException e) { // ZstdException: malformed input
         throw new IOException("Zstd decompression failed", e);
       }
@@ -107,11 +107,12 @@ public enum Compression {
   abstract byte[] compress(byte[] raw);
 
   /**
-   * The raw block of a stored one.
+   * The raw block of a stored one, {@code stored[0, storedLength)}: its first {@code rawLength}
+   * bytes ({@link #NONE} returns {@code stored} itself, which may be longer).
    *
-   * @throws IOException if {@code stored} does not decompress to exactly {@code rawLength} bytes
+   * @throws IOException if the stored bytes do not decompress to exactly {@code rawLength} bytes
    */
-  abstract byte[] decompress(byte[] stored, int rawLength) throws IOException;
+  abstract byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException;
 
   private static byte[] exactly(byte[] raw, long produced, int rawLength) throws IOException {
     if (produced != rawLength) {

@@ -12,27 +12,32 @@ import org.logbase.log.RecordCodec;
  * decompression, and a walk over its entries (each parses, entries strictly in entry order, the
  * count and last entry the block index names). Holds the raw bytes and where each entry starts, so
  * a lookup decodes only the keys of a binary search and the entry it finds. Immutable; what a
- * {@link BlockCache} holds.
+ * {@link BlockCache} holds. The block's bytes are the first {@link #length} of its array, which a scan
+ * may read into an array it reuses ({@link BlockBuffers}): a scan gives the array back only after
+ * it has decoded (copied) every entry it takes from the block.
  */
 public final class DataBlock {
   private static final int OVERHEAD_BYTES = 64;
 
   private final byte[] raw;
+  /** The block's bytes are {@code raw[0, length)}; the array may be longer. */
+  private final int length;
   private final int[] starts;
 
-  private DataBlock(byte[] raw, int[] starts) {
+  private DataBlock(byte[] raw, int length, int[] starts) {
     this.raw = raw;
+    this.length = length;
     this.starts = starts;
   }
 
   /**
-   * Checks the structure of a decompressed block against its index entry.
+   * Checks the structure of a decompressed block, {@code raw[0, length)}, against its index entry.
    *
    * @throws IOException naming what is wrong (the caller adds the file and offset)
    */
-  static DataBlock parse(byte[] raw, BlockInfo info) throws IOException {
+  static DataBlock parse(byte[] raw, int length, BlockInfo info) throws IOException {
     int[] starts = new int[info.entryCount()];
-    ByteBuffer b = ByteBuffer.wrap(raw);
+    ByteBuffer b = ByteBuffer.wrap(raw, 0, length);
     int n = 0;
     // The key and timestamp of the entry before, to check the order in the same pass.
     int keyFrom = 0;
@@ -66,11 +71,16 @@ public final class DataBlock {
     if (EntryOrder.compare(raw, keyFrom, keyTo, ts, last, 0, last.length, info.lastTimestamp()) != 0) {
       throw new IOException("last entry differs from the block index");
     }
-    return new DataBlock(raw, starts);
+    return new DataBlock(raw, length, starts);
   }
 
   public int size() {
     return starts.length;
+  }
+
+  /** The array the block's bytes begin; a scan that read the block into it may reuse it. */
+  byte[] array() {
+    return raw;
   }
 
   /** Bytes this block holds on the heap, as a cache weighs it. */
@@ -84,7 +94,7 @@ public final class DataBlock {
 
   /** Entry {@code i}, its column names decoded through {@code names} (null: each anew). */
   SortedEntry entry(int i, ColumnNames names) {
-    return EntryCodec.decode(ByteBuffer.wrap(raw, starts[i], raw.length - starts[i]), names);
+    return EntryCodec.decode(ByteBuffer.wrap(raw, starts[i], length - starts[i]), names);
   }
 
   /** Index of the first entry at or after {@code (key, ts)}; {@link #size} if there is none. */
@@ -94,26 +104,15 @@ public final class DataBlock {
 
   /** Entry {@code i} compared with the position {@code (key, ts)} in entry order. */
   private int compareAt(int i, byte[] key, long ts) {
-    return compare(raw, starts[i], key, 0, key.length, ts);
+    return compare(starts[i], key, 0, key.length, ts);
   }
 
   /** The entry at {@code raw[start]} compared with the position {@code (key[from, to), ts)}. */
-  private static int compare(byte[] raw, int start, byte[] key, int from, int to, long ts) {
-    int keyTo = keyTo(raw, start);
-    long entryTs = ByteBuffer.wrap(raw).getLong(keyTo);
-    return EntryOrder.compare(raw, keyFrom(raw, start), keyTo, entryTs, key, from, to, ts);
-  }
-
-  private static int keyFrom(byte[] raw, int start) {
-    ByteBuffer b = ByteBuffer.wrap(raw, start, raw.length - start);
-    RecordCodec.getVarint(b);
-    return b.position();
-  }
-
-  /** End of the key of the entry at {@code start}; its timestamp follows. */
-  private static int keyTo(byte[] raw, int start) {
-    ByteBuffer b = ByteBuffer.wrap(raw, start, raw.length - start);
-    int length = RecordCodec.getVarint(b);
-    return b.position() + length;
+  private int compare(int start, byte[] key, int from, int to, long ts) {
+    ByteBuffer b = ByteBuffer.wrap(raw, start, length - start);
+    int keyLength = RecordCodec.getVarint(b);
+    int keyFrom = b.position();
+    int keyTo = keyFrom + keyLength;
+    return EntryOrder.compare(raw, keyFrom, keyTo, b.getLong(keyTo), key, from, to, ts);
   }
 }

@@ -57,7 +57,15 @@ final class PositionedFile implements Closeable {
    * order are one sequential read.
    */
   byte[] read(FSDataInputStream stream, long offset, int n, String what) throws IOException {
-    byte[] buf = allocate(offset, n, what);
+    return read(stream, offset, n, what, allocate(offset, n, what));
+  }
+
+  /** The same, into {@code buf[0, n)} ({@code buf} may be longer); returns {@code buf}. */
+  byte[] read(FSDataInputStream stream, long offset, int n, String what, byte[] buf) throws IOException {
+    if (buf.length < n) {
+      throw new IllegalArgumentException("an array of " + buf.length + " bytes cannot hold " + what + " of " + n);
+    }
+    checkBounds(offset, n, what);
     if (stream.getPos() != offset) {
       stream.seek(offset);
     }
@@ -70,11 +78,15 @@ final class PositionedFile implements Closeable {
   }
 
   private byte[] allocate(long offset, int n, String what) throws SegmentDamageException {
+    checkBounds(offset, n, what);
+    return new byte[n];
+  }
+
+  private void checkBounds(long offset, int n, String what) throws SegmentDamageException {
     if (offset < 0 || n < 0 || offset + n > length) {
       throw damage(offset, what + " of " + n + " bytes lies outside the file of " + length
           + " bytes (truncated?)");
     }
-    return new byte[n];
   }
 
   private SegmentDamageException cutShort(long offset, int n, String what, EOFException e) {
@@ -88,8 +100,13 @@ final class PositionedFile implements Closeable {
 
   /** {@code part}, read at {@code offset}, if its CRC32C is the one recorded for it. */
   byte[] checked(long offset, byte[] part, int crc, String what) throws SegmentDamageException {
-    if (crc32c(part) != crc) {
-      throw damage(offset, what + " of " + part.length + " bytes fails its CRC32C");
+    return checked(offset, part, part.length, crc, what);
+  }
+
+  /** The same for the part {@code part[0, n)}. */
+  byte[] checked(long offset, byte[] part, int n, int crc, String what) throws SegmentDamageException {
+    if (crc32c(part, 0, n) != crc) {
+      throw damage(offset, what + " of " + n + " bytes fails its CRC32C");
     }
     return part;
   }

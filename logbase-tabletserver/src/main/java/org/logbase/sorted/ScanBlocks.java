@@ -25,6 +25,12 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * read, reaches the scan when it asks for that block, never earlier, so a scan that stops before
  * a damaged block does not fail; the read-ahead ends there, and the scan's next request reads
  * anew. A scan holds at most {@link ReadAhead#depth} blocks read ahead, plus the one being read.
+ *
+ * <p><b>Arrays.</b> Blocks read through the stream are read into arrays the scan reuses ({@link
+ * BlockBuffers}): the iterator gives a block back ({@link #done}) when it moves past it, having
+ * decoded each entry it took into arrays of its own, and the next block read goes into its array.
+ * Blocks from the cache or positioned reads are never reused. A block read ahead but dropped (a
+ * seek) is left to the collector.
  * Compactions scan without read-ahead ({@link SortedSegmentReader#scan(byte[], byte[], boolean)}).
  */
 final class ScanBlocks implements BlockSource {
@@ -35,9 +41,13 @@ final class ScanBlocks implements BlockSource {
   private final ReadAhead readAhead;
   /** Blocks at or after this one hold nothing the scan's range reaches. */
   private final int limit;
+  /** The arrays blocks read through the stream are read into, reused once the scan is done with them. */
+  private final BlockBuffers buffers;
   private int positioned;
   private FSDataInputStream stream;
   private Prefetch prefetch;
+  /** The last block read through the stream that the scan took: its array comes back at {@link #done}. */
+  private DataBlock lent;
 
   /**
    * @param limit blocks at or after this one are not read ahead (the range ends before them)
@@ -47,6 +57,8 @@ final class ScanBlocks implements BlockSource {
     this.reader = reader;
     this.limit = limit;
     this.readAhead = readAhead;
+    // Read ahead, plus the one the scan reads and the one the read-ahead reads into.
+    this.buffers = new BlockBuffers(reader.index().maxStoredLength(), readAhead.depth() + 2);
   }
 
   @Override
@@ -54,7 +66,7 @@ final class ScanBlocks implements BlockSource {
     if (prefetch != null) {
       if (i == prefetch.next && i < limit) {
         try {
-          return prefetch.take();
+          return lend(prefetch.take());
         } catch (IOException | RuntimeException | Error e) {
           stopPrefetch(); // it read nothing after the failure: the next block is read anew
           throw e;
@@ -75,13 +87,32 @@ final class ScanBlocks implements BlockSource {
     }
     DataBlock b = readFromStream(stream, i);
     startPrefetch(i + 1);
+    return lend(b);
+  }
+
+  private DataBlock lend(DataBlock b) {
+    lent = b;
     return b;
   }
 
+  @Override
+  public void done(DataBlock block) {
+    if (block == lent) {
+      lent = null;
+      buffers.give(block.array());
+    }
+  }
+
+  /** Block {@code i} read into an array of {@link #buffers} (given back at once if decompressed). */
   private DataBlock readFromStream(FSDataInputStream in, int i) throws IOException {
     BlockInfo info = reader.index().get(i);
     String what = SegmentReaderV1.name(i, info);
-    return reader.check(i, reader.file().read(in, info.offset(), info.storedLength(), what));
+    byte[] buf = buffers.take();
+    DataBlock b = reader.check(i, reader.file().read(in, info.offset(), info.storedLength(), what, buf));
+    if (b.array() != buf) {
+      buffers.give(buf);
+    }
+    return b;
   }
 
   private void startPrefetch(int from) {

@@ -54,7 +54,7 @@ final class SegmentIterator implements EntryIterator {
 
   private void position(byte[] key, long ts) {
     blockIndex = index.find(key, ts);
-    block = null;
+    leaveBlock();
     seekKey = key;
     seekTs = ts;
     next = null;
@@ -82,7 +82,7 @@ final class SegmentIterator implements EntryIterator {
           next = e;
         }
       } else {
-        block = null;
+        leaveBlock();
         blockIndex++;
       }
     }
@@ -92,8 +92,17 @@ final class SegmentIterator implements EntryIterator {
   /** The range is read to its end: nothing more to read, so the source may let go. */
   private void end() throws IOException {
     ended = true;
-    block = null;
+    leaveBlock();
     blocks.close();
+  }
+
+  /** Drops the current block, if any; every entry taken from it was decoded into arrays of its own. */
+  private void leaveBlock() {
+    DataBlock b = block;
+    block = null;
+    if (b != null) {
+      blocks.done(b);
+    }
   }
 
   @Override
@@ -113,6 +122,7 @@ final class SegmentIterator implements EntryIterator {
 
   @Override
   public void close() throws IOException {
+    leaveBlock();
     blocks.close();
   }
 }

@@ -186,7 +186,8 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   }
 
   /**
-   * Block {@code i} from its stored bytes, however they were read: their CRC32C, decompression to
+   * Block {@code i} from its stored bytes, {@code stored[0, storedLength)} of its index entry (the
+   * array may be longer), however they were read: their CRC32C, decompression to
    * the indexed raw length, the structure and order of its entries.
    *
    * @throws SegmentDamageException naming the block if a check fails
@@ -194,9 +195,10 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   DataBlock check(int i, byte[] stored) throws IOException {
     BlockInfo info = index.get(i);
     String what = name(i, info);
-    file.checked(info.offset(), stored, info.crc(), what);
+    int n = info.storedLength();
+    file.checked(info.offset(), stored, n, info.crc(), what);
     try {
-      return DataBlock.parse(info.compression().decompress(stored, info.rawLength()), info);
+      return DataBlock.parse(info.compression().decompress(stored, n, info.rawLength()), info.rawLength(), info);
     } catch (IOException e) {
       throw file.damage(info.offset(), what + ": " + e.getMessage(), e);
     }

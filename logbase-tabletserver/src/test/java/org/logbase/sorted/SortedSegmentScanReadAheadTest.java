@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.logbase.testing.Await;
 
 /**
  * Every scan test again with read-ahead on (two blocks ahead, one scan at a time), and what
@@ -43,6 +44,40 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
   @Override
   ReadAhead readAhead() {
     return readAhead;
+  }
+
+  /**
+   * An uncompressed block's entries are decoded from the array it was read into, while the
+   * read-ahead reads the next blocks into other arrays: after the first entry of each block the
+   * test waits until the read-ahead has read as far ahead as it may, and then reads the block's
+   * other entries. A scan that gave a block's array back before it was done with it would find them
+   * overwritten.
+   */
+  @Test
+  void theReadAheadReadsOnWithoutTouchingTheBlockTheScanReads() throws IOException {
+    Path plain = SortedFixture.path(tmp, "plain.lbs");
+    SortedFixture.write(fs, plain, SegmentOptions.defaults(Compression.NONE).withBlockBytes(4096), model);
+    List<SortedEntry> got = new ArrayList<>();
+    try (SortedSegmentReader r = open(counting, plain, BlockCache.none())) {
+      List<BlockInfo> blocks = r.blocks();
+      int depth = readAhead.depth();
+      try (EntryIterator it = r.scan()) {
+        for (int b = 0; b < blocks.size(); b++) {
+          for (int k = 0; k < blocks.get(b).entryCount(); k++) {
+            got.add(it.next());
+            if (k == 0 && b >= ScanBlocks.POSITIONED_BLOCKS) {
+              int through = Math.min(b + depth, blocks.size() - 1);
+              long bytes = blocks.stream().limit(through + 1).skip(ScanBlocks.POSITIONED_BLOCKS)
+                  .mapToLong(BlockInfo::storedLength).sum();
+              Await.until("the read-ahead read through block " + through,
+                  () -> counting.sequentialBytes() >= bytes);
+            }
+          }
+        }
+        assertFalse(it.hasNext());
+      }
+    }
+    assertEquals(all, got);
   }
 
   @Test

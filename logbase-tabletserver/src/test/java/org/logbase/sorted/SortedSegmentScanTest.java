@@ -92,6 +92,29 @@ class SortedSegmentScanTest extends LocalFsTest {
     assertEquals(0, counting.open(), "closing the reader closed the scans' stream");
   }
 
+  /**
+   * Uncompressed blocks are decoded straight from the arrays the scan reads them into, and the scan
+   * reads later blocks into the same arrays: every entry it returned must still hold its own bytes
+   * when the scan is over (all entries are compared only after the last block was read).
+   */
+  @Test
+  void entriesOfUncompressedBlocksStayIntactWhileTheScanReusesTheirArrays() throws IOException {
+    Path plain = SortedFixture.path(tmp, "plain.lbs");
+    SortedFixture.write(fs, plain, SegmentOptions.defaults(Compression.NONE).withBlockBytes(4096), model);
+    try (SortedSegmentReader r = open(fs, plain, BlockCache.none())) {
+      assertTrue(r.blocks().size() > 20, "many blocks: " + r.blocks().size());
+      assertTrue(r.blocks().stream().allMatch(b -> b.compression() == Compression.NONE), "stored raw");
+      for (int pass = 0; pass < 3; pass++) {
+        assertEquals(all, drain(r.scan()), "pass " + pass);
+      }
+      int mid = all.size() / 2;
+      try (EntryIterator it = r.scan()) {
+        it.seek(all.get(mid).rowKey(), all.get(mid).timestamp());
+        assertEquals(all.subList(mid, all.size()), drain(it), "after a seek");
+      }
+    }
+  }
+
   @Test
   void aScanStoppedEarlyClosesItsStreamAndAShortScanOpensNone() throws IOException {
     try (SortedSegmentReader r = open(counting, file, BlockCache.none())) {
