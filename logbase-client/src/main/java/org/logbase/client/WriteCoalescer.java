@@ -165,10 +165,10 @@ final class WriteCoalescer {
    * would write them twice.
    */
   static boolean refusedForOneRow(StatusRuntimeException e) {
-    if (e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+    String code = e.getTrailers() == null ? null : e.getTrailers().get(RpcErrors.ERROR_CODE);
+    if (e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED && code == null) {
       return true; // the request as a whole was over the message limit, refused on arrival
     }
-    String code = e.getTrailers() == null ? null : e.getTrailers().get(RpcErrors.ERROR_CODE);
     return code != null && ROW_REFUSALS.contains(code);
   }
 

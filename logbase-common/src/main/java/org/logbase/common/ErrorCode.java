@@ -18,6 +18,7 @@ public enum ErrorCode {
   NOT_ACTIVE_MASTER("UNAVAILABLE", NotActiveMasterException::new),
   LOG_UNAVAILABLE("UNAVAILABLE", LogUnavailableException::new),
   TIMESTAMPS_UNAVAILABLE("UNAVAILABLE", TimestampsUnavailableException::new),
+  SERVER_BUSY("RESOURCE_EXHAUSTED", ServerBusyException::new),
   CORRUPT_RECORD("DATA_LOSS", CorruptRecordException::new),
   TXN_CONFLICT("ABORTED", TransactionConflictException::new),
   TXN_ABORTED("ABORTED", TransactionAbortedException::new),
@@ -67,6 +68,8 @@ public enum ErrorCode {
       return LOG_UNAVAILABLE;
     } else if (t instanceof TimestampsUnavailableException) {
       return TIMESTAMPS_UNAVAILABLE;
+    } else if (t instanceof ServerBusyException) {
+      return SERVER_BUSY;
     } else if (t instanceof CorruptRecordException) {
       return CORRUPT_RECORD;
     } else if (t instanceof TransactionConflictException) {

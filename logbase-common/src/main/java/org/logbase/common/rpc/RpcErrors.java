@@ -9,6 +9,7 @@ import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.NotActiveMasterException;
 import org.logbase.common.NotServingTabletException;
+import org.logbase.common.ServerBusyException;
 import org.logbase.common.ServerUnresponsiveException;
 import org.logbase.common.ValueTooLargeException;
 
@@ -75,6 +76,7 @@ public final class RpcErrors {
     return e instanceof NotServingTabletException
         || e instanceof NotActiveMasterException
         || e instanceof ServerUnresponsiveException
+        || e instanceof ServerBusyException
         || (e.getCause() instanceof StatusRuntimeException s && connectionLost(s.getStatus()));
   }
 

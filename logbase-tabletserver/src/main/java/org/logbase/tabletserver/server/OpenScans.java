@@ -5,10 +5,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.logbase.common.Config;
 import org.logbase.common.NotServingTabletException;
+import org.logbase.common.ServerBusyException;
 import org.logbase.common.Threads;
 import org.logbase.tablet.TabletId;
 import org.slf4j.Logger;
@@ -16,8 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scan calls open on this server, and the limits on them. A scan holds a tablet's cursors (its
- * streams, a read-ahead thread), its snapshot (compactions keep what it reads) and its files (no
- * deletion under it) from its first batch to its last, as long as its client takes. Once a second a
+ * streams, each a connection to a DataNode, and a read-ahead thread), its snapshot (compactions keep
+ * what it reads) and its files (no deletion under it) from its first batch to its last, as long as
+ * its client takes. At most {@code scan.max.open} (1,000) are open at once: a scan call past that is
+ * refused at once with {@link ServerBusyException}, before it opens anything, and the client library
+ * retries it with backoff until its deadline (a slot frees as soon as any scan ends). Once a second a
  * sweep ends:
  *
  * <ul>
@@ -35,11 +41,16 @@ import org.slf4j.LoggerFactory;
 final class OpenScans implements AutoCloseable {
   static final String IDLE_TIMEOUT_MS = "scan.idle.timeout.ms";
   static final long DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+  static final String MAX_OPEN = "scan.max.open";
+  static final int DEFAULT_MAX_OPEN = 1000;
   private static final Logger LOG = LoggerFactory.getLogger(OpenScans.class);
 
   private final Set<ScanPump> open = ConcurrentHashMap.newKeySet();
   private final Predicate<TabletId> served;
   private final long idleTimeoutMs;
+  private final int maxOpen;
+  /** Slots of scan calls admitted and not ended: held from before a call opens its cursors until it ends. */
+  private final Semaphore slots;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("scans"));
 
   /** @param served whether this server serves a tablet now */
@@ -48,6 +59,36 @@ final class OpenScans implements AutoCloseable {
     this.idleTimeoutMs = c.getLong(IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS);
     if (idleTimeoutMs < 1) {
       throw new IllegalArgumentException(IDLE_TIMEOUT_MS + " must be at least 1, not " + idleTimeoutMs);
+    }
+    this.maxOpen = c.getInt(MAX_OPEN, DEFAULT_MAX_OPEN);
+    if (maxOpen < 1) {
+      throw new IllegalArgumentException(MAX_OPEN + " must be at least 1, not " + maxOpen);
+    }
+    this.slots = new Semaphore(maxOpen);
+  }
+
+  /**
+   * A slot for one scan call, to close when the call ends (closing twice frees it once).
+   *
+   * @throws ServerBusyException if {@code scan.max.open} scans are open
+   */
+  Slot admit() {
+    if (!slots.tryAcquire()) {
+      throw new ServerBusyException("this server has " + maxOpen + " scans open, its limit (" + MAX_OPEN
+          + "): the scan was refused before it began; try again when one ends");
+    }
+    return new Slot();
+  }
+
+  /** An admitted scan call's place among the open ones. */
+  final class Slot implements AutoCloseable {
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    @Override
+    public void close() {
+      if (closed.compareAndSet(false, true)) {
+        slots.release();
+      }
     }
   }
 

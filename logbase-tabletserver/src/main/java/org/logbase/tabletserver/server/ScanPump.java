@@ -27,6 +27,7 @@ final class ScanPump implements Runnable {
   private final RowBatches rows;
   private final Calls calls;
   private final ReadsInProgress.Read read;
+  private final OpenScans.Slot slot;
   private final TabletId tablet;
   private final OpenScans open;
   /** Held while batches are made and sent, and while a sweep ends the call: one thread uses the call at a time. */
@@ -43,11 +44,12 @@ final class ScanPump implements Runnable {
    *     its whole range in one) stops early
    */
   ScanPump(ServerCallStreamObserver<ScanBatch> call, RowBatches rows, Calls calls, ReadsInProgress.Read read,
-      TabletId tablet, OpenScans open, AtomicBoolean stopping) {
+      OpenScans.Slot slot, TabletId tablet, OpenScans open, AtomicBoolean stopping) {
     this.calls = calls;
     this.call = call;
     this.rows = rows;
     this.read = read;
+    this.slot = slot;
     this.tablet = tablet;
     this.open = open;
     this.stopping = stopping;
@@ -166,6 +168,7 @@ final class ScanPump implements Runnable {
     } finally {
       read.close();
       open.remove(this);
+      slot.close();
     }
   }
 }

@@ -197,7 +197,9 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     requests.increment();
     ServerCallStreamObserver<ScanBatch> call = (ServerCallStreamObserver<ScanBatch>) out;
     ScanPump pump;
+    OpenScans.Slot slot = null;
     try {
+      slot = scans.admit();
       Tablet t = tablets.find(req.getTablet());
       int batchRows = req.getBatchRows() <= 0 ? DEFAULT_BATCH_ROWS : Math.min(req.getBatchRows(), MAX_BATCH_ROWS);
       if (req.getLimit() < 0) {
@@ -230,13 +232,19 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
           rows = new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
               req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
         }
-        pump = new ScanPump(call, rows, calls, read, now.descriptor().id(), scans, expired);
+        pump = new ScanPump(call, rows, calls, read, slot, now.descriptor().id(), scans, expired);
       } catch (RuntimeException | Error e) {
         read.close();
         throw e;
       }
-    } catch (RuntimeException e) {
-      Calls.fail(out, e);
+    } catch (RuntimeException | Error e) {
+      if (slot != null) {
+        slot.close();
+      }
+      if (e instanceof Error error) {
+        throw error;
+      }
+      Calls.fail(out, (RuntimeException) e);
       return;
     }
     pump.start();

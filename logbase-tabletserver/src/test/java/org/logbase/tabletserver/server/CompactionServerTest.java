@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +28,7 @@ import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
+import org.logbase.common.ServerBusyException;
 import org.logbase.common.SnapshotTooOldException;
 import org.logbase.master.MasterServer;
 import org.logbase.testing.Await;
@@ -212,6 +215,41 @@ class CompactionServerTest {
         read = readRows(scan, Integer.MAX_VALUE, read);
         assertEquals(rows, read);
       }
+    }
+  }
+
+  @Test
+  void aScanPastTheServersLimitIsRefusedAndItsClientRetriesUntilOneEnds() throws Exception {
+    start(Config.empty().with("scan.max.open", 2));
+    try (LogBaseClient c = patientClient();
+        LogBaseClient hasty = LogBaseClient.connect(Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
+            .with(ClusterConfig.RPC_DEADLINE_MS, 1500))) {
+      int rows = writePadded(c, 2000);
+      Scanner first = c.table("h").scan(ScanSpec.builder().batchRows(5).build());
+      try (Scanner second = c.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
+        int readFirst = readRows(first, 10, 0);
+        readRows(second, 10, 0);
+        assertEquals(2, server.scansOpen());
+
+        ServerBusyException busy = assertThrows(ServerBusyException.class, () -> {
+          try (Scanner third = hasty.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
+            third.hasNext();
+          }
+        });
+        assertTrue(busy.getMessage().contains("scan.max.open"), busy.getMessage());
+        assertArrayEquals(bytes("old"), c.table("h").get(bytes("r0001")).value("v"), "gets are served meanwhile");
+        assertEquals(2, server.scansOpen(), "the refused scan held no slot");
+
+        CompletableFuture<Integer> third = CompletableFuture.supplyAsync(() -> {
+          try (Scanner s = c.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
+            return readRows(s, Integer.MAX_VALUE, 0);
+          }
+        });
+        assertEquals(rows, readRows(first, Integer.MAX_VALUE, readFirst), "the first scan reads to its end");
+        first.close();
+        assertEquals(rows, third.get(60, TimeUnit.SECONDS), "the retried scan got the slot the first freed");
+      }
+      Await.until(Duration.ofSeconds(30), "every scan ended", () -> server.scansOpen() == 0);
     }
   }
 
