@@ -11,10 +11,11 @@ import org.logbase.log.RecordCodec;
  * A data block of a sorted segment (format version 1) that passed its checks: checksum,
  * decompression, and a walk over its entries (each parses, entries strictly in entry order, the
  * count and last entry the block index names). Holds the raw bytes and where each entry starts, so
- * a lookup decodes only the keys of a binary search and the entry it finds. Immutable; what a
- * {@link BlockCache} holds. The block's bytes are the first {@link #length} of its array, which a scan
- * may read into an array it reuses ({@link BlockBuffers}): a scan gives the array back only after
- * it has decoded (copied) every entry it takes from the block.
+ * a lookup decodes only the keys of a binary search and the entry it finds; what a {@link
+ * BlockCache} holds. The block's bytes are the first {@link #length} of its array. A block a scan
+ * reads through its stream is read into an array the scan reuses ({@link BlockBuffers}), given back
+ * only after the scan has decoded (copied) every entry it takes from the block; such a block is
+ * never cached. Every other block has an array of its own and is immutable.
  */
 public final class DataBlock {
   private static final int OVERHEAD_BYTES = 64;

@@ -107,7 +107,7 @@ final class ScanBlocks implements BlockSource {
   private DataBlock readFromStream(FSDataInputStream in, int i) throws IOException {
     BlockInfo info = reader.index().get(i);
     String what = SegmentReaderV1.name(i, info);
-    byte[] buf = buffers.take();
+    byte[] buf = buffers.take(info.storedLength());
     DataBlock b = reader.check(i, reader.file().read(in, info.offset(), info.storedLength(), what, buf));
     if (b.array() != buf) {
       buffers.give(buf);
@@ -137,6 +137,7 @@ final class ScanBlocks implements BlockSource {
   @Override
   public void close() throws IOException {
     stopPrefetch();
+    buffers.clear();
     FSDataInputStream s = stream;
     stream = null;
     if (s != null) {

@@ -106,9 +106,9 @@ final class OpenScans implements AutoCloseable {
     open.remove(p);
   }
 
-  /** How many scan calls are open. */
+  /** How many scan calls are open: admitted and not ended (some may still be opening their cursors). */
   int size() {
-    return open.size();
+    return maxOpen - slots.availablePermits();
   }
 
   private void sweepQuietly() {

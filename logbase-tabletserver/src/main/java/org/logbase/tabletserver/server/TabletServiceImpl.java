@@ -199,8 +199,8 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
     ScanPump pump;
     OpenScans.Slot slot = null;
     try {
+      Tablet t = tablets.find(req.getTablet()); // a wrong route is told so, not that this server is busy
       slot = scans.admit();
-      Tablet t = tablets.find(req.getTablet());
       int batchRows = req.getBatchRows() <= 0 ? DEFAULT_BATCH_ROWS : Math.min(req.getBatchRows(), MAX_BATCH_ROWS);
       if (req.getLimit() < 0) {
         throw new InvalidRequestException("scan limit must not be negative: " + req.getLimit());

@@ -25,6 +25,7 @@ import org.logbase.client.TableDefinition;
 import org.logbase.client.TabletCompaction;
 import org.logbase.client.Transaction;
 import org.logbase.common.ClusterConfig;
+import org.logbase.common.ColumnNotInSchemaException;
 import org.logbase.common.Config;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
@@ -225,6 +226,14 @@ class CompactionServerTest {
         LogBaseClient hasty = LogBaseClient.connect(Config.empty().with(ClusterConfig.ZK_CONNECT, zk.getConnectString())
             .with(ClusterConfig.RPC_DEADLINE_MS, 1500))) {
       int rows = writePadded(c, 2000);
+      for (int i = 0; i < 3; i++) { // refused after it was admitted: each gives its slot back
+        assertThrows(ColumnNotInSchemaException.class, () -> {
+          try (Scanner bad = hasty.table("h").scan(ScanSpec.builder().valueEquals("nope", bytes("x")).build())) {
+            bad.hasNext();
+          }
+        });
+      }
+      assertEquals(0, server.scansOpen(), "no slot held by a scan that failed to begin");
       Scanner first = c.table("h").scan(ScanSpec.builder().batchRows(5).build());
       try (Scanner second = c.table("h").scan(ScanSpec.builder().batchRows(5).build())) {
         int readFirst = readRows(first, 10, 0);
