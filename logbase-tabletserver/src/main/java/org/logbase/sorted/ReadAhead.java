@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.logbase.common.Threads;
 
@@ -14,19 +15,26 @@ import org.logbase.common.Threads;
  * (CRC32C, decompression, the walk over its entries) costs about as much as turning its entries
  * into rows, so the two overlap. At most {@link #threads} scans read ahead at once; a scan that
  * finds them all busy reads its blocks itself, as it does with read-ahead off. Each scan holds at
- * most {@link #depth} blocks read ahead. Shared by the readers of a server's segments; thread-safe.
+ * most {@link #depth} blocks read ahead. A read-ahead whose scan takes none of them for {@link
+ * #idleNanos} (its client reads slowly, or waits) lets go of its thread, so that slow scans do not
+ * keep the others from reading ahead; its scan asks for a thread again once it has taken them.
+ * Shared by the readers of a server's segments; thread-safe.
  */
 public final class ReadAhead implements Closeable {
-  private static final ReadAhead NONE = new ReadAhead(0, 0);
+  /** How long a read-ahead with its blocks all read waits for its scan before it lets go of its thread. */
+  public static final long DEFAULT_IDLE_MS = 100;
+  private static final ReadAhead NONE = new ReadAhead(0, 0, 0);
 
   private final int depth;
   private final int threads;
+  private final long idleNanos;
   private final Semaphore free;
   private final ExecutorService pool;
 
-  private ReadAhead(int depth, int threads) {
+  private ReadAhead(int depth, int threads, long idleMs) {
     this.depth = depth;
     this.threads = threads;
+    this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMs);
     this.free = new Semaphore(threads);
     this.pool = depth > 0 && threads > 0 ? Executors.newCachedThreadPool(Threads.daemon("scan-read-ahead")) : null;
   }
@@ -41,16 +49,34 @@ public final class ReadAhead implements Closeable {
    * @param threads scans that may read ahead at once; 0 for none
    */
   public static ReadAhead of(int depth, int threads) {
-    if (depth < 0 || threads < 0) {
-      throw new IllegalArgumentException("read-ahead depth and threads must be 0 or more, got " + depth
-          + " and " + threads);
+    return of(depth, threads, DEFAULT_IDLE_MS);
+  }
+
+  /**
+   * The same, with read-aheads that let go of their thread after {@code idleMs} without their scan
+   * taking a block.
+   */
+  public static ReadAhead of(int depth, int threads, long idleMs) {
+    if (depth < 0 || threads < 0 || idleMs < 1) {
+      throw new IllegalArgumentException("read-ahead depth and threads must be 0 or more and its idle time at least"
+          + " 1 ms, got " + depth + ", " + threads + " and " + idleMs);
     }
-    return depth == 0 || threads == 0 ? NONE : new ReadAhead(depth, threads);
+    return depth == 0 || threads == 0 ? NONE : new ReadAhead(depth, threads, idleMs);
   }
 
   /** Blocks a scan holds read ahead (besides the one it reads); 0 when off. */
   int depth() {
     return pool == null ? 0 : depth;
+  }
+
+  /** How long a read-ahead whose blocks are all read waits for its scan to take one before it lets go of its thread. */
+  long idleNanos() {
+    return idleNanos;
+  }
+
+  /** Threads reading ahead for a scan now. */
+  public int busy() {
+    return threads - free.availablePermits();
   }
 
   /** What a read-ahead thread runs. */

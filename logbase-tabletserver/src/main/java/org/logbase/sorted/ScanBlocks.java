@@ -3,6 +3,7 @@ package org.logbase.sorted;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataInputStream;
 
 /**
@@ -25,6 +26,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * read, reaches the scan when it asks for that block, never earlier, so a scan that stops before
  * a damaged block does not fail; the read-ahead ends there, and the scan's next request reads
  * anew. A scan holds at most {@link ReadAhead#depth} blocks read ahead, plus the one being read.
+ * When the scan takes none of them for the read-ahead's idle time (its client is slow), the
+ * read-ahead ends and frees its thread, keeping what it read; once the scan has taken those it
+ * reads the next block itself and asks for a thread again, as at its first stream read.
  *
  * <p><b>Arrays.</b> Blocks read through the stream are read into arrays the scan reuses ({@link
  * BlockBuffers}): the iterator gives a block back ({@link #done}) when it moves past it, having
@@ -65,12 +69,17 @@ final class ScanBlocks implements BlockSource {
   public DataBlock block(int i) throws IOException {
     if (prefetch != null) {
       if (i == prefetch.next && i < limit) {
+        DataBlock b;
         try {
-          return lend(prefetch.take());
+          b = prefetch.take();
         } catch (IOException | RuntimeException | Error e) {
           stopPrefetch(); // it read nothing after the failure: the next block is read anew
           throw e;
         }
+        if (b != null) {
+          return lend(b);
+        }
+        // It let go of its thread while this scan took nothing: read on here, and ask for a thread again.
       }
       stopPrefetch();
     }
@@ -194,9 +203,18 @@ final class ScanBlocks implements BlockSource {
       }
     }
 
+    /**
+     * Waits until the scan takes a block, if it holds {@link #depth}; false if it was stopped, or
+     * took nothing for the read-ahead's idle time (then this lets go of its thread).
+     */
     private synchronized boolean waitForRoom() throws InterruptedException {
+      long deadline = System.nanoTime() + readAhead.idleNanos();
       while (!stopped && ready.size() >= depth) {
-        wait();
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
       }
       return !stopped;
     }
@@ -211,14 +229,18 @@ final class ScanBlocks implements BlockSource {
       return true;
     }
 
-    /** Block {@link #next}, waiting for it; its read's failure if it failed. */
+    /**
+     * Block {@link #next}, waiting for it; its read's failure if it failed; null if this ended
+     * without reading it (it let go of its thread while the scan took nothing), and the stream is
+     * the scan's again.
+     */
     DataBlock take() throws IOException {
       Object item;
       synchronized (this) {
         try {
           while (ready.isEmpty()) {
             if (ended) {
-              throw new IllegalStateException("read-ahead ended before block " + next);
+              return null;
             }
             wait();
           }

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * daughters of a split share their parent's), the block cache they share
  * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none) and the threads their scans read
  * ahead with ({@code sorted.scan.read.ahead.blocks}, default 4 blocks per scan, and {@code
- * sorted.scan.read.ahead.threads}, default 2 per core, scans at once; 0: none). A reader stays open
+ * sorted.scan.read.ahead.threads}, default 2 per core, scans at once; 0: none; a read-ahead whose
+ * scan takes nothing for {@code sorted.scan.read.ahead.idle.ms}, default 100, frees its thread). A reader stays open
  * until its file is deleted or the server closes. A segment no kept checkpoint names any more is
  * {@link #retire retired}: it is deleted (and its reader closed) once no read that began before is in
  * progress ({@link ReadsInProgress}), at the first {@link #deleteRetired} after that.
@@ -39,6 +40,7 @@ public final class SortedSegments implements Closeable {
   public static final String READ_AHEAD_BLOCKS = "sorted.scan.read.ahead.blocks";
   static final int DEFAULT_READ_AHEAD_BLOCKS = 4;
   public static final String READ_AHEAD_THREADS = "sorted.scan.read.ahead.threads";
+  public static final String READ_AHEAD_IDLE_MS = "sorted.scan.read.ahead.idle.ms";
   /** Each block read ahead is held in memory (64 KiB by default): 64 of them, 4 MiB, per scan at most. */
   static final int MAX_READ_AHEAD_BLOCKS = 64;
   static final int MAX_READ_AHEAD_THREADS = 1024;
@@ -67,7 +69,11 @@ public final class SortedSegments implements Closeable {
       throw new IllegalArgumentException(READ_AHEAD_BLOCKS + " must be 0 to " + MAX_READ_AHEAD_BLOCKS + " and "
           + READ_AHEAD_THREADS + " 0 to " + MAX_READ_AHEAD_THREADS + ", not " + depth + " and " + threads);
     }
-    this.readAhead = ReadAhead.of(depth, threads);
+    long idleMs = config.getLong(READ_AHEAD_IDLE_MS, ReadAhead.DEFAULT_IDLE_MS);
+    if (idleMs < 1) {
+      throw new IllegalArgumentException(READ_AHEAD_IDLE_MS + " must be at least 1, not " + idleMs);
+    }
+    this.readAhead = ReadAhead.of(depth, threads, idleMs);
   }
 
   /** The segment a manifest names, opened (and its footer, index and filter checked) on first use. */

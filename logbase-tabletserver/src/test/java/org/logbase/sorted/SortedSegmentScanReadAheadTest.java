@@ -178,6 +178,44 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
     assertEquals(0, counting.holding());
   }
 
+  /**
+   * A scan that stops taking entries (its client is slow) has its read-ahead let go of the one
+   * thread after the idle time; another scan then reads ahead with it, and the first reads every
+   * entry in order when it goes on. With the thread kept, the first await fails.
+   */
+  @Test
+  void aScanThatTakesNothingLetsGoOfItsThreadAndReadsOnLater() throws Exception {
+    try (ReadAhead shortIdle = ReadAhead.of(2, 1, 50);
+        SortedSegmentReader r = SortedFormats.open(counting, file, BlockCache.none(), shortIdle)) {
+      List<SortedEntry> slow = new ArrayList<>();
+      try (EntryIterator first = r.scan()) {
+        int streamed = r.blocks().stream().limit(ScanBlocks.POSITIONED_BLOCKS + 1).mapToInt(BlockInfo::entryCount).sum();
+        for (int i = 0; i < streamed + 1; i++) { // into the first block read ahead
+          slow.add(first.next());
+        }
+        Await.until("the read-ahead of a scan that takes nothing lets go of its thread", () -> shortIdle.busy() == 0);
+
+        counting.hold("scan-read-ahead");
+        CompletableFuture<List<SortedEntry>> other = CompletableFuture.supplyAsync(() -> {
+          try (EntryIterator second = r.scan()) {
+            return drain(second);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+        counting.awaitHeld(); // the other scan's read-ahead reads, on the thread the first let go of
+        counting.release();
+        assertEquals(all, other.get(30, TimeUnit.SECONDS));
+
+        while (first.hasNext()) {
+          slow.add(first.next());
+        }
+      }
+      assertEquals(all, slow, "the first scan read on where it stopped");
+    }
+    assertEquals(0, counting.holding());
+  }
+
   @Test
   void aScanThatFindsTheThreadBusyReadsForItself() throws IOException {
     try (SortedSegmentReader r = open(counting, file, BlockCache.none());

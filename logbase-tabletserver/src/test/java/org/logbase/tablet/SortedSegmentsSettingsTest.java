@@ -19,7 +19,7 @@ class SortedSegmentsSettingsTest {
     FileSystem fs = FileSystem.getLocal(new Configuration());
     for (String[] bad : new String[][] {{SortedSegments.READ_AHEAD_BLOCKS, "-1"},
         {SortedSegments.READ_AHEAD_BLOCKS, "1000000"}, {SortedSegments.READ_AHEAD_THREADS, "-2"},
-        {SortedSegments.READ_AHEAD_THREADS, "100000"}}) {
+        {SortedSegments.READ_AHEAD_THREADS, "100000"}, {SortedSegments.READ_AHEAD_IDLE_MS, "0"}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> new SortedSegments(fs, Config.empty().with(bad[0], bad[1]), new ReadsInProgress()), bad[0] + "=" + bad[1]);
       assertTrue(e.getMessage().contains(bad[0]) && e.getMessage().contains(bad[1]), e.getMessage());
