@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -214,6 +215,62 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
       assertEquals(all, slow, "the first scan read on where it stopped");
     }
     assertEquals(0, counting.holding());
+  }
+
+  /**
+   * Two readers at once, each seeking, closing early and pausing at random, over uncompressed blocks
+   * (decoded from the arrays the scans reuse), with two read-ahead threads that let go after 1 ms
+   * without a take: read-aheads end and start again all the time, under seeks and closes. Every
+   * scan returns the entries it should, in order, and gives its stream back.
+   */
+  @Test
+  void readersThatPauseSeekAndCloseAtRandomWithImpatientReadAheadGetEveryEntryInOrder() throws Exception {
+    Path plain = SortedFixture.path(tmp, "plain.lbs");
+    SortedFixture.write(fs, plain, SegmentOptions.defaults(Compression.NONE).withBlockBytes(4096), model);
+    try (ReadAhead impatient = ReadAhead.of(2, 2, 1);
+        SortedSegmentReader r = SortedFormats.open(counting, plain, BlockCache.none(), impatient)) {
+      List<CompletableFuture<Void>> readers = new ArrayList<>();
+      for (int reader = 0; reader < 2; reader++) {
+        long seed = 100 + reader;
+        readers.add(CompletableFuture.runAsync(() -> {
+          try {
+            readAtRandom(r, new SplittableRandom(seed), 25);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }));
+      }
+      for (CompletableFuture<Void> f : readers) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    }
+    assertEquals(0, counting.holding());
+    assertEquals(0, counting.overlaps(), "never two readers of one stream");
+  }
+
+  private void readAtRandom(SortedSegmentReader r, SplittableRandom rng, int rounds) throws IOException {
+    for (int round = 0; round < rounds; round++) {
+      int at = rng.nextInt(all.size());
+      List<SortedEntry> got = new ArrayList<>();
+      try (EntryIterator it = r.scan()) {
+        it.seek(all.get(at).rowKey(), all.get(at).timestamp());
+        int want = rng.nextInt(all.size() - at + 1);
+        for (int i = 0; i < want && it.hasNext(); i++) {
+          got.add(it.next());
+          if (rng.nextInt(200) == 0) { // a slow client: the read-ahead lets go meanwhile
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2 + rng.nextInt(3)));
+          }
+          if (rng.nextInt(100) == 0) {
+            int to = Math.min(all.size() - 1, at + i + 1 + rng.nextInt(100));
+            it.seek(all.get(to).rowKey(), all.get(to).timestamp());
+            got.clear();
+            at = to;
+            i = -1;
+          }
+        }
+        assertEquals(all.subList(at, at + got.size()), got, "round " + round + " from entry " + at);
+      }
+    }
   }
 
   @Test
