@@ -135,7 +135,7 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
       for (int i = 0; i < streamed; i++) { // the last of these blocks is the scan's own first stream read
         assertEquals(all.get(i), it.next());
       }
-      counting.awaitHeld(); // the read-ahead is inside a read of the next block
+      assertTrue(counting.awaitHeld(30_000), "the read-ahead is inside a read of the next block");
       int to = all.size() - 5;
       CompletableFuture<SortedEntry> seek = CompletableFuture.supplyAsync(() -> {
         try {
@@ -204,7 +204,7 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
             throw new UncheckedIOException(e);
           }
         });
-        counting.awaitHeld(); // the other scan's read-ahead reads, on the thread the first let go of
+        assertTrue(counting.awaitHeld(30_000), "the other scan reads ahead, on the thread the first let go of");
         counting.release();
         assertEquals(all, other.get(30, TimeUnit.SECONDS));
 
@@ -213,8 +213,12 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
         }
       }
       assertEquals(all, slow, "the first scan read on where it stopped");
+      long streamed = r.blocks().stream().skip(ScanBlocks.POSITIONED_BLOCKS).mapToLong(BlockInfo::storedLength).sum();
+      assertEquals(2 * streamed, counting.sequentialBytes(),
+          "each scan read each block once: the first kept what its read-ahead had read before it let go");
     }
     assertEquals(0, counting.holding());
+    assertEquals(0, counting.overlaps(), "never two readers of one stream");
   }
 
   /**

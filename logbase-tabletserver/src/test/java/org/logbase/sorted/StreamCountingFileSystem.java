@@ -91,13 +91,13 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
     release = new CountDownLatch(1);
   }
 
-  /** Waits until a read is held by {@link #hold}. */
-  public void awaitHeld() throws InterruptedException {
+  /** Waits up to {@code millis} until a read is held by {@link #hold}; false if none was. */
+  public boolean awaitHeld(long millis) throws InterruptedException {
     CountDownLatch h;
     synchronized (this) {
       h = held;
     }
-    h.await();
+    return h.await(millis, TimeUnit.MILLISECONDS);
   }
 
   /** Lets the held read go on; reads are not held any more. */
