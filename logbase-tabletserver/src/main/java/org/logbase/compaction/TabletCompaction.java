@@ -14,6 +14,7 @@ import org.logbase.index.BLinkTree;
 import org.logbase.index.IndexCursor;
 import org.logbase.index.MultiVersionIndex;
 import org.logbase.log.RecordReader;
+import org.logbase.sorted.SortedFormats;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.SortedSegment;
 import org.logbase.tablet.SortedSegments;
@@ -167,7 +168,7 @@ public final class TabletCompaction {
         RowRetention retention = new RowRetention(group.policy(), group.columns(), Math.max(horizon, g.gcHorizon()), nowMs,
             txnRetentionMs);
         long id = ids.next();
-        Path path = new Path(dir, String.format("sorted-%020d.lbs", id));
+        Path path = new Path(dir, SortedFormats.fileName(id));
         results.add(GroupCompaction.run(fs, path, id, d, g, group, new ChunkReader(reader, reading.windowBytes(), throttle),
             reading, tail, retention, throttle));
       }

@@ -9,7 +9,6 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.files.SharedPaths;
@@ -148,16 +147,9 @@ public final class IndexFiles {
     return b.build();
   }
 
-  /** Deletes temporary index files a crash left in {@code dir}; returns how many. */
-  public int removeTemporaryFiles(Path dir) throws IOException {
-    int n = 0;
-    for (FileStatus f : SharedPaths.list(fs, dir)) {
-      if (f.getPath().getName().endsWith(".idx.tmp")) {
-        fs.delete(f.getPath(), false);
-        n++;
-      }
-    }
-    return n;
+  /** Whether a file of a tablet's directory is an index file whose writing never finished. */
+  static boolean isUnfinished(String name) {
+    return name.endsWith(".idx.tmp");
   }
 
   /** Deletes an index file no checkpoint uses any more. */

@@ -1,6 +1,7 @@
 package org.logbase.recovery;
 
 import java.io.Closeable;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,9 +51,16 @@ import org.slf4j.LoggerFactory;
  * <p>Retired split parents do not count: their daughters' manifests hold copies of their
  * checkpoints. Before it deletes its first segment the collector marks the log collected ({@link
  * SegmentFiles#markCollected}): a tablet whose checkpoints are all unusable is then refused rather
- * than rebuilt from the log's start, which no longer holds its whole history. Other servers' logs
- * are left alone, a dead server's included (not collected yet). Manifests of dropped tables do not
- * count either ({@link DroppedTables}; the manifests themselves are not deleted yet).
+ * than rebuilt from the log's start, which no longer holds its whole history. Manifests of dropped
+ * tables do not count either ({@link DroppedTables}; the manifests themselves are not deleted yet).
+ *
+ * <p>The logs of servers that are gone ({@link GoneLogs}: in a cluster, those not registered) are
+ * collected by every live server with the same rules, so a server that never comes back does not
+ * keep its log for ever; a deletion another server made first is skipped. Their newest segment
+ * holding a record stays, as this log's does, for a writer that comes back under the same id. A
+ * scan on another server that still reads a segment deleted here gets an error, never other data
+ * (file ids are never reused), as it would for this server's own log: reads in progress are known
+ * per server only.
  */
 public final class LogCollector implements Closeable {
   /** Milliseconds between rounds (0: never, except when asked for). */
@@ -66,10 +74,11 @@ public final class LogCollector implements Closeable {
    * @param segments this log's segments when the round began
    * @param unneeded segments no manifest needs now
    * @param deleted segments deleted (unneeded in this round and the one before)
+   * @param goneLogs logs of gone servers the round looked at besides this server's
    * @param skipped why the round deleted nothing without looking (null: it looked)
    */
   public record Round(int manifests, int segments, List<Long> unneeded, List<Long> deleted, long bytesDeleted,
-      String skipped) {}
+      int goneLogs, String skipped) {}
 
   /** Which tables were dropped: their tablets' manifests need nothing any more. */
   @FunctionalInterface
@@ -81,9 +90,24 @@ public final class LogCollector implements Closeable {
     Set<Integer> ids() throws IOException;
   }
 
+  /** The logs of servers that are gone, which this server collects as it collects its own. */
+  @FunctionalInterface
+  public interface GoneLogs {
+    /** For an engine that is alone: it cannot tell a gone server's log from a live one's, and collects none. */
+    GoneLogs NONE = List::of;
+
+    /**
+     * Log directories whose writer is gone for good as far as this server can tell (its server is not
+     * registered); a log whose writer comes back must be absent. Its next writer continues from its
+     * newest record, which the collector keeps.
+     */
+    List<Path> logs() throws IOException;
+  }
+
   private final FileSystem fs;
   private final Manifests manifests;
   private final DroppedTables dropped;
+  private final GoneLogs goneLogs;
   private final Path ownLog;
   private final FileRegistry files;
   private final LogConfig config;
@@ -96,11 +120,12 @@ public final class LogCollector implements Closeable {
    */
   private Map<Long, Long> unneededBefore = Map.of();
 
-  public LogCollector(FileSystem fs, Manifests manifests, DroppedTables dropped, Path ownLog, FileRegistry files,
-      LogConfig config, Config c, ReadsInProgress reads) {
+  public LogCollector(FileSystem fs, Manifests manifests, DroppedTables dropped, GoneLogs goneLogs, Path ownLog,
+      FileRegistry files, LogConfig config, Config c, ReadsInProgress reads) {
     this.fs = fs;
     this.reads = reads;
     this.dropped = dropped;
+    this.goneLogs = goneLogs;
     this.manifests = manifests;
     this.ownLog = fs.makeQualified(ownLog);
     this.files = files;
@@ -134,10 +159,14 @@ public final class LogCollector implements Closeable {
   }
 
   private Round look() throws IOException {
-    List<Long> segments = SegmentFiles.list(fs, ownLog);
-    long newest = LogRecovery.newestWithRecord(fs, ownLog, segments, config);
-    // It and every later segment stay (without a record anywhere: the newest segment and after).
-    long keepFrom = newest >= 0 ? newest : segments.isEmpty() ? Long.MAX_VALUE : segments.get(segments.size() - 1);
+    List<Path> logs = new ArrayList<>();
+    logs.add(ownLog);
+    for (Path gone : goneLogs.logs()) { // listed before the manifests: a server gone later is not in it
+      Path log = fs.makeQualified(gone);
+      if (!log.equals(ownLog)) {
+        logs.add(log);
+      }
+    }
     List<TabletManifest> all;
     Set<Integer> droppedTables;
     try {
@@ -146,9 +175,9 @@ public final class LogCollector implements Closeable {
     } catch (IOException e) {
       unneededBefore = Map.of(); // not known to be unneeded twice in a row any more
       LOG.warn("log garbage collection skipped: {}", e.toString());
-      return new Round(0, segments.size(), List.of(), List.of(), 0, e.toString());
+      return new Round(0, 0, List.of(), List.of(), 0, logs.size() - 1, e.toString());
     }
-    long replayFrom = Long.MAX_VALUE;
+    Map<String, Long> replayFrom = new HashMap<>(); // by log directory as manifests store it
     Set<Long> named = new HashSet<>();
     for (TabletManifest m : all) {
       if (m.retired() || droppedTables.contains(m.tablet().tableId())) {
@@ -157,8 +186,8 @@ public final class LogCollector implements Closeable {
         continue;
       }
       for (CheckpointEdit c : m.checkpoints()) {
-        if (isOwnLog(c.getLogDir())) {
-          replayFrom = Math.min(replayFrom, c.getPositionFile());
+        if (!c.getLogDir().isEmpty()) {
+          replayFrom.merge(SharedPaths.store(fs, SharedPaths.resolve(fs, c.getLogDir())), c.getPositionFile(), Math::min);
         }
         for (GroupCheckpoint g : c.getGroupsList()) {
           named.addAll(g.getFileIdsList());
@@ -168,52 +197,78 @@ public final class LogCollector implements Closeable {
         }
       }
     }
-    List<Long> unneeded = new ArrayList<>();
-    for (long s : segments) {
-      if (s < keepFrom && s < replayFrom && !named.contains(s)) {
-        unneeded.add(s);
-      }
-    }
     long mark = reads.mark(); // after the manifests were read: a read begun later cannot use these
+    int segments = 0;
+    List<Long> unneeded = new ArrayList<>();
     List<Long> deleted = new ArrayList<>();
-    int waiting = 0;
     long bytes = 0;
-    for (long s : unneeded) {
-      Long since = unneededBefore.get(s);
-      if (since != null && reads.anyBegunBefore(since)) {
-        waiting++;
-      } else if (since != null) {
-        if (deleted.isEmpty()) {
-          SegmentFiles.markCollected(fs, ownLog); // before the first: a replay from the start is no longer complete
+    for (Path log : logs) {
+      List<Long> listed = SegmentFiles.list(fs, log);
+      segments += listed.size();
+      List<Long> unneededHere = unneeded(log, listed, replayFrom.getOrDefault(SharedPaths.store(fs, log), Long.MAX_VALUE),
+          named);
+      unneeded.addAll(unneededHere);
+      List<Long> deletedHere = new ArrayList<>();
+      for (long s : unneededHere) {
+        Long since = unneededBefore.get(s);
+        if (since == null || reads.anyBegunBefore(since)) {
+          continue;
         }
-        Path p = SegmentFiles.path(ownLog, s);
-        long length = fs.getFileStatus(p).getLen();
+        if (deletedHere.isEmpty()) {
+          SegmentFiles.markCollected(fs, log); // before the first: a replay from the start is no longer complete
+        }
+        Path p = SegmentFiles.path(log, s);
+        long length;
+        try {
+          length = fs.getFileStatus(p).getLen();
+        } catch (FileNotFoundException e) { // another live server collected it first (a gone server's log)
+          files.forget(s);
+          continue;
+        }
         if (fs.delete(p, false)) {
           files.forget(s);
-          deleted.add(s);
+          deletedHere.add(s);
           bytes += length;
         }
       }
+      if (!deletedHere.isEmpty()) {
+        LOG.info("deleted {} segments of {} log {} that no tablet needs: {}; {} segments left, {} unneeded waiting",
+            deletedHere.size(), log.equals(ownLog) ? "this server's" : "the gone server's", log, deletedHere,
+            listed.size() - deletedHere.size(), unneededHere.size() - deletedHere.size());
+      }
+      deleted.addAll(deletedHere);
     }
     Map<Long, Long> next = new HashMap<>();
+    int waiting = 0;
     for (long s : unneeded) {
       if (!deleted.contains(s)) {
-        next.put(s, unneededBefore.getOrDefault(s, mark));
+        Long since = unneededBefore.get(s);
+        next.put(s, since != null ? since : mark);
+        waiting += since != null ? 1 : 0;
       }
     }
     unneededBefore = next;
-    if (!deleted.isEmpty()) {
-      LOG.info("deleted {} log segments ({} bytes) that no tablet needs: {}; {} segments left, {} unneeded waiting",
-          deleted.size(), bytes, deleted, segments.size() - deleted.size(), unneeded.size() - deleted.size());
-    }
     if (waiting > 0) {
       LOG.info("{} unneeded log segments wait for scans that began before they were found unneeded", waiting);
     }
-    return new Round(all.size(), segments.size(), unneeded, deleted, bytes, null);
+    return new Round(all.size(), segments, unneeded, deleted, bytes, logs.size() - 1, null);
   }
 
-  private boolean isOwnLog(String logDir) {
-    return !logDir.isEmpty() && SharedPaths.same(fs, ownLog, SharedPaths.store(fs, SharedPaths.resolve(fs, logDir)));
+  /**
+   * The segments of {@code log} no kept checkpoint needs: below the position every tablet replays
+   * this log from, named by no checkpoint, and older than its newest segment holding a record (it
+   * and every later one stay: the log's next writer continues its LSNs from there).
+   */
+  private List<Long> unneeded(Path log, List<Long> segments, long replayFrom, Set<Long> named) throws IOException {
+    long newest = LogRecovery.newestWithRecord(fs, log, segments, config);
+    long keepFrom = newest >= 0 ? newest : segments.isEmpty() ? Long.MAX_VALUE : segments.get(segments.size() - 1);
+    List<Long> out = new ArrayList<>();
+    for (long s : segments) {
+      if (s < keepFrom && s < replayFrom && !named.contains(s)) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   @Override

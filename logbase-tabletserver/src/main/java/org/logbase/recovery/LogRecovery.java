@@ -1,5 +1,6 @@
 package org.logbase.recovery;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +47,13 @@ public final class LogRecovery {
    */
   public static long seal(FileSystem fs, Path logDir, List<Long> segments, LogSeals seals) throws IOException {
     for (long s : segments) {
-      LogFileSystems.fence(fs, SegmentFiles.path(logDir, s), FENCE_TIMEOUT);
+      try {
+        LogFileSystems.fence(fs, SegmentFiles.path(logDir, s), FENCE_TIMEOUT);
+      } catch (FileNotFoundException e) {
+        // Deleted since it was listed: the log's garbage collection (a gone server's log is collected
+        // by the live ones) deletes only segments no tablet reads, older than the newest with a record.
+        LOG.info("segment {} of {} was deleted meanwhile (collected): nothing to fence", s, logDir);
+      }
     }
     if (segments.isEmpty()) {
       return -1;

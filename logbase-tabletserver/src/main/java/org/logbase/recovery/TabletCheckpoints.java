@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.schema.ColumnGroup;
@@ -27,6 +28,7 @@ import org.logbase.rpc.FileRef;
 import org.logbase.rpc.GroupCheckpoint;
 import org.logbase.rpc.ManifestEdit;
 import org.logbase.rpc.SortedRef;
+import org.logbase.sorted.SortedFormats;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier.Watermark;
 import org.logbase.tablet.SortedSegment;
@@ -95,6 +97,25 @@ public final class TabletCheckpoints {
     return manifests.directory(d.id());
   }
 
+  /**
+   * Deletes the files a crash (or a writer fenced off meanwhile) left half-written in the tablet's
+   * directory: index files and sorted segments still under their temporary names. Nothing names
+   * them, and nothing will: whoever wrote them no longer serves the tablet, or is this server before
+   * it opened the tablet again. A writer still at it finds its file gone and fails.
+   */
+  private void removeUnfinishedFiles(TabletDescriptor d) throws IOException {
+    List<String> removed = new ArrayList<>();
+    for (FileStatus f : SharedPaths.list(fs, manifests.directory(d.id()))) {
+      String name = f.getPath().getName();
+      if ((IndexFiles.isUnfinished(name) || SortedFormats.isUnfinished(name)) && fs.delete(f.getPath(), false)) {
+        removed.add(name + " (" + f.getLen() + " bytes)");
+      }
+    }
+    if (!removed.isEmpty()) {
+      LOG.info("removed {} unfinished files of {} (left by a crash): {}", removed.size(), d, removed);
+    }
+  }
+
   /** Whether a start's tail is in this server's log. */
   public boolean isOwnLog(Path logDir) {
     return SharedPaths.store(fs, logDir).equals(SharedPaths.store(fs, ownLog));
@@ -117,10 +138,7 @@ public final class TabletCheckpoints {
   public Start load(TabletDescriptor d, boolean useCheckpoints, Consumer<String> problems) throws IOException {
     manifests.forget(d.id());
     ManifestLog log = manifests.log(d.id(), problems);
-    int removed = indexFiles.removeTemporaryFiles(manifests.directory(d.id()));
-    if (removed > 0) {
-      LOG.info("removed {} temporary index files of {} left by a crash", removed, d);
-    }
+    removeUnfinishedFiles(d);
     TabletManifest m = log.current();
     if (m.retired()) {
       throw new IOException("tablet " + d + " was split into tablets " + m.daughters() + "; open those instead");

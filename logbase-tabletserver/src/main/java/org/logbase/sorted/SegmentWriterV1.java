@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
@@ -12,13 +13,17 @@ import org.logbase.common.Bytes;
 /**
  * Writes a format version 1 segment: the header, then each data block as it fills (compressed, or
  * raw if compressing did not shrink it; CRC32C of the stored bytes in the index), and at {@link
- * #finish} the Bloom filter, the block index and the footer.
+ * #finish} the Bloom filter, the block index and the footer. The file is written under a temporary
+ * name ({@link SortedFormats#temporary}) and renamed to its own once synced, so that a crash while
+ * it is written leaves a file the tablet's next opener knows to delete.
  */
 final class SegmentWriterV1 implements SortedSegmentWriter {
   /** A compressed block is kept only if it is at least 1/8 smaller than the raw one. */
   static final int MIN_SAVING_DIVISOR = 8;
   private final FileSystem fs;
   private final Path path;
+  /** Where the segment is written until {@link #finish} renames it to {@link #path}. */
+  private final Path temporary;
   private final SegmentIdentity identity;
   private final SegmentOptions options;
   private final FSDataOutputStream out;
@@ -43,9 +48,13 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
       throws IOException {
     this.fs = fs;
     this.path = path;
+    this.temporary = SortedFormats.temporary(path);
     this.identity = identity;
     this.options = options;
-    this.out = fs.create(path, false);
+    if (fs.exists(path)) {
+      throw new FileAlreadyExistsException("sorted segment " + path + " exists already");
+    }
+    this.out = fs.create(temporary, false);
     byte[] header = SegmentFormatV1.header(identity, options.compression());
     try {
       out.write(header);
@@ -130,6 +139,17 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     out.hsync();
     out.close();
     finished = true;
+    boolean renamed = false;
+    try {
+      renamed = fs.rename(temporary, path);
+    } finally {
+      if (!renamed) {
+        fs.delete(temporary, false);
+      }
+    }
+    if (!renamed) {
+      throw new IOException("could not rename the finished segment " + temporary + " to " + path);
+    }
     return SegmentReaderV1.stats(identity, options.compression(), trailer, index, position);
   }
 
@@ -142,7 +162,7 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     try {
       out.close();
     } finally {
-      fs.delete(path, false);
+      fs.delete(temporary, false);
     }
   }
 

@@ -2,6 +2,7 @@ package org.logbase.sorted;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -18,10 +19,31 @@ public final class SortedFormats {
   static final String MAGIC_HEX = "0x4C425353";
   /** The tail every format ends its files with: version, magic. */
   public static final int TAIL_BYTES = 8;
+  /** Ends the name of a segment being written ({@link #temporary}). */
+  static final String TEMPORARY_SUFFIX = ".tmp";
 
   private static final Map<Integer, SegmentFormat> FORMATS = Map.of(1, SegmentFormatV1.INSTANCE);
 
   private SortedFormats() {}
+
+  /** The name of the segment with file id {@code id} in a tablet's directory. */
+  public static String fileName(long id) {
+    return String.format(Locale.ROOT, "sorted-%020d.lbs", id);
+  }
+
+  /**
+   * Where a segment to be named {@code path} is written until it is complete and synced: every
+   * format writes under this name and renames the file when it is finished, so a file with such a
+   * name never was (a crash, or a writer fenced off while writing it) and nothing names it.
+   */
+  static Path temporary(Path path) {
+    return path.suffix(TEMPORARY_SUFFIX);
+  }
+
+  /** Whether a file of a tablet's directory is a segment ({@link #fileName}) whose writing never finished. */
+  public static boolean isUnfinished(String name) {
+    return name.startsWith("sorted-") && name.endsWith(".lbs" + TEMPORARY_SUFFIX);
+  }
 
   /** The format new segments are written in. */
   public static SegmentFormat current() {

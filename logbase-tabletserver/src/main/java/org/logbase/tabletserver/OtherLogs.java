@@ -1,6 +1,8 @@
 package org.logbase.tabletserver;
 
 import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -19,4 +21,15 @@ public interface OtherLogs {
 
   /** Whether a live server writes the log in {@code logDir}. */
   boolean writerLive(Path logDir) throws IOException;
+
+  /**
+   * The logs of other servers whose writer is gone, which this server's log garbage collection
+   * collects as it collects its own ({@link org.logbase.recovery.LogCollector}); none by default: an
+   * engine alone cannot tell a gone writer from a live one.
+   *
+   * @param ownLog this server's log directory
+   */
+  default List<Path> goneLogs(FileSystem fs, Path ownLog) throws IOException {
+    return List.of();
+  }
 }

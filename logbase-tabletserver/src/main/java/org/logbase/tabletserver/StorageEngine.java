@@ -192,7 +192,8 @@ public final class StorageEngine implements Closeable {
       Replay replay = Replay.of(fs, logDir, logConfig, seals, own, problems, (System.nanoTime() - t0) / 1_000_000);
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), logConfig, seals);
       engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r,
-          new LogCollector(fs, manifests, o.droppedTables(), logDir, files, logConfig, o.config(), reads));
+          new LogCollector(fs, manifests, o.droppedTables(), () -> o.otherLogs().goneLogs(fs, logDir), logDir, files,
+              logConfig, o.config(), reads));
       engine.join(r.replay(), own.stream().map(TabletCheckpoints.Start::tablet).toList());
       engine.recovery = r.replay().report(); // after join: it counts the undecided transactions dropped
       if (!elsewhere.isEmpty()) {

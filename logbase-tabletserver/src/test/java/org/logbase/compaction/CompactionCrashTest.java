@@ -1,10 +1,13 @@
 package org.logbase.compaction;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.common.Bytes.utf8;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -12,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,13 +33,15 @@ import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.ChildProcess;
 
 /**
- * kill -9 of a compacting process at eight moments ({@link CrashingFileSystem.Moment}: the segment
- * created, half written, complete; the index file and the manifest edit of the switch, before and
- * after; a later compaction deleting a segment no kept checkpoint names; the log's garbage
- * collection deleting a log segment no tablet needs), while it goes on writing. After each, the engine opened again must hold every acknowledged
- * write (the newest value of every row, and no value for a row whose newest write was a delete:
- * a tombstone dropped with what it hid would bring an old value back), and again after a compaction
- * that runs to its end.
+ * kill -9 of a compacting process at nine moments ({@link CrashingFileSystem.Moment}: the segment
+ * created, half written, complete under its temporary name, renamed to its own; the index file and
+ * the manifest edit of the switch, before and after; a later compaction deleting a segment no kept
+ * checkpoint names; the log's garbage collection deleting a log segment no tablet needs), while it
+ * goes on writing. After each, the engine opened again must hold every acknowledged write (the
+ * newest value of every row, and no value for a row whose newest write was a delete: a tombstone
+ * dropped with what it hid would bring an old value back), and again after a compaction that runs
+ * to its end. The opener leaves no half-written file: a segment the crash cut off before it was
+ * finished is gone.
  */
 class CompactionCrashTest {
   static final TableSchema T = new TableSchema("c", 9, List.of(
@@ -78,6 +85,12 @@ class CompactionCrashTest {
     try (StorageEngine e = StorageEngine.open(o)) {
       Tablet t = e.openTablet(WHOLE);
       check(t, acked, moment + ", reopened");
+      assertEquals(List.of(), files(n -> n.endsWith(".lbs.tmp") || n.endsWith(".idx.tmp")),
+          moment + ": the opener removes the files a crash left half-written");
+      if (moment.compareTo(CrashingFileSystem.Moment.SEGMENT_RENAMED) < 0) {
+        assertEquals(List.of(), files(n -> n.startsWith("sorted-")),
+            moment + ": the first compaction never finished its segment, so nothing of it stays");
+      }
       CompactionReport r = e.compact(WHOLE.id());
       check(e.tabletOrNull(WHOLE.id()), acked, moment + ", compacted again: " + r);
       System.out.printf("COMPACTION CRASH at %s: %d ops acknowledged, every row read back as its newest; then %s%n",
@@ -85,6 +98,13 @@ class CompactionCrashTest {
     }
     try (StorageEngine e = StorageEngine.open(o)) {
       check(e.openTablet(WHOLE), acked, moment + ", reopened after the second compaction");
+    }
+  }
+
+  /** Names of the files under the test's directory that {@code which} accepts. */
+  private List<String> files(Predicate<String> which) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.map(p -> p.getFileName().toString()).filter(which).sorted().toList();
     }
   }
 

@@ -21,7 +21,8 @@ final class CrashingFileSystem extends FilterFileSystem {
   enum Moment {
     SEGMENT_CREATED, // the sorted segment's file exists, empty
     SEGMENT_HALF_WRITTEN, // some of its blocks are written
-    SEGMENT_COMPLETE, // written and synced, not in force
+    SEGMENT_COMPLETE, // written and synced under its temporary name, not in force
+    SEGMENT_RENAMED, // renamed to its own name, not in force
     INDEX_FILE, // the switch done in memory; the checkpoint after it writes the tail's index file
     MANIFEST_BEFORE, // that checkpoint's manifest edit, about to be written
     MANIFEST_AFTER, // the manifest edit written: the new segment is in force on disk
@@ -75,8 +76,17 @@ final class CrashingFileSystem extends FilterFileSystem {
   }
 
   @Override
+  public boolean rename(Path src, Path dst) throws IOException {
+    boolean renamed = super.rename(src, dst);
+    if (src.getName().startsWith("sorted-")) {
+      stopIf(Moment.SEGMENT_RENAMED);
+    }
+    return renamed;
+  }
+
+  @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
-    if (f.getName().startsWith("sorted-")) {
+    if (f.getName().startsWith("sorted-") && !f.getName().endsWith(".tmp")) { // not an unfinished one
       stopIf(Moment.DELETING_OLD_SEGMENT);
     }
     if (f.getName().startsWith("seg-")) {

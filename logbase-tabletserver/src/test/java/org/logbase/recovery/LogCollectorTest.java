@@ -34,6 +34,7 @@ import org.logbase.log.SegmentFiles;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.OtherLogs;
 import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.TestTables;
 import org.logbase.txn.TxnManager;
@@ -220,6 +221,66 @@ class LogCollectorTest {
     assertTrue(maxLsn("ts1") > lsnBefore + 2, "the log's LSNs went on above " + lsnBefore + ": " + maxLsn("ts1"));
     try (StorageEngine e = StorageEngine.open(server("ts1", List.of(HIGH)))) {
       assertAll(e.tablet(HIGH.id()), "x");
+    }
+  }
+
+  /**
+   * A server that died and never came back: a live one collects its log with the same rules. Before
+   * its tablet is taken over, nothing goes (the checkpoint names what it indexes, and the tail after
+   * it is replayed from there); once the new owner's kept checkpoints moved past it, all but the
+   * segment with the newest record go, and the tablet reads whole, also after the dead server
+   * comes back and goes on from what is left.
+   */
+  @Test
+  void aGoneServersLogIsCollectedByALiveOneOnceItsTabletsMovedOn() throws Exception {
+    try (StorageEngine e = StorageEngine.open(server("ts1", List.of(LOW)));
+        TxnManager txns = TxnManager.standalone(e)) {
+      Tablet t = e.tablet(LOW.id());
+      write(txns, t, "a", 60);
+      e.checkpoint();
+      write(txns, t, "b", 60); // the tail: no checkpoint names these segments, LOW replays them
+    } // closed without a checkpoint of the tail, as a server that died
+    List<Long> before = segments("ts1");
+    assertTrue(before.size() > 10, "the writes span many segments: " + before);
+    long lsnBefore = maxLsn("ts1");
+    Path ts1Log = new Path(new File(new File(dir, "ts1"), "log").toURI());
+    OtherLogs ts1Gone = new OtherLogs() {
+      @Override
+      public boolean writerLive(Path logDir) {
+        return false;
+      }
+
+      @Override
+      public List<Path> goneLogs(FileSystem fs, Path ownLog) {
+        return List.of(ts1Log);
+      }
+    };
+    try (StorageEngine other = StorageEngine.open(server("ts2", List.of()).withOtherLogs(ts1Gone));
+        TxnManager txns = TxnManager.standalone(other)) {
+      assertEquals(List.of(), twoRounds(other), "LOW is not taken over yet: it needs all of ts1's log");
+      assertEquals(before, segments("ts1"));
+      Tablet low = other.openTablet(LOW);
+      assertAll(low, "");
+      other.compact(LOW.id());
+      assertEquals(List.of(), twoRounds(other), "the checkpoint before the compaction is kept as a fallback");
+      other.checkpoint(); // both kept checkpoints now name ts2's log and the sorted segment only
+      List<Long> deleted = twoRounds(other);
+      assertEquals(before.subList(0, deleted.size()), deleted, "the oldest went");
+      assertTrue(deleted.size() >= before.size() - 2, "all but the newest record's segment went: " + deleted);
+      assertEquals(before.subList(deleted.size(), before.size()), segments("ts1"));
+      assertEquals(lsnBefore, maxLsn("ts1"), "the segment with the newest record stays");
+      assertAll(other.tablet(LOW.id()), "");
+      write(txns, other.tablet(LOW.id()), "c", 5);
+    }
+    try (StorageEngine e = StorageEngine.open(server("ts1", List.of(HIGH)));
+        TxnManager txns = TxnManager.standalone(e)) {
+      write(txns, e.tablet(HIGH.id()), "x", 3); // back: its log goes on from what is left
+    }
+    assertTrue(maxLsn("ts1") > lsnBefore + 2, "the log's LSNs went on above " + lsnBefore + ": " + maxLsn("ts1"));
+    try (StorageEngine other = StorageEngine.open(server("ts2", List.of(LOW)))) {
+      for (String prefix : List.of("a", "b", "c")) {
+        assertAll(other.tablet(LOW.id()), prefix);
+      }
     }
   }
 

@@ -64,9 +64,11 @@ class SortedSegmentWriterTest extends LocalFsTest {
       for (int i = 0; i < 100; i++) {
         w.append(data(String.format("k%03d", i), 1));
       }
-      assertTrue(fs.exists(file));
+      assertTrue(fs.exists(SortedFormats.temporary(file)), "written under its temporary name");
+      assertFalse(fs.exists(file), "not under its own name before it is finished");
     }
     assertFalse(fs.exists(file));
+    assertFalse(fs.exists(SortedFormats.temporary(file)));
   }
 
   @Test
