@@ -56,22 +56,31 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The logs of servers that are gone ({@link GoneLogs}: in a cluster, those not registered) are
  * collected by every live server with the same rules, so a server that never comes back does not
- * keep its log for ever; a deletion another server made first is skipped. Their newest segment
- * holding a record stays, as this log's does, for a writer that comes back under the same id. A
- * scan on another server that still reads a segment deleted here gets an error, never other data
- * (file ids are never reused), as it would for this server's own log: reads in progress are known
- * per server only.
+ * keep its log for ever; a deletion another server made first is skipped, and a gone log that
+ * cannot be read is left for the round without failing it. Their newest segment holding a record
+ * stays, as this log's does, for a writer that comes back under the same id. Reads in progress are
+ * known per server only, and the new owners of a gone server's tablets may still scan its log: a
+ * gone log's segment also waits {@code log.gc.gone.grace.ms} (an hour) after it was first found
+ * unneeded. A scan that began before and runs longer gets an error, never other data (file ids are
+ * never reused), as a scan on another server reading this server's own log would.
  */
 public final class LogCollector implements Closeable {
   /** Milliseconds between rounds (0: never, except when asked for). */
   public static final String INTERVAL_MS = "log.gc.interval.ms";
   public static final long DEFAULT_INTERVAL_MS = 300_000;
+  /**
+   * How long a segment of a gone server's log stays after it was first found unneeded. Scans on
+   * other servers (the new owners of its tablets) may still read it: this server knows its own reads
+   * in progress only. A scan that began before and runs longer gets an error, never other data.
+   */
+  public static final String GONE_GRACE_MS = "log.gc.gone.grace.ms";
+  public static final long DEFAULT_GONE_GRACE_MS = 3_600_000;
   private static final Logger LOG = LoggerFactory.getLogger(LogCollector.class);
 
   /**
    * What a round did.
    *
-   * @param segments this log's segments when the round began
+   * @param segments segments of the logs looked at (this server's, and gone servers' that could be read)
    * @param unneeded segments no manifest needs now
    * @param deleted segments deleted (unneeded in this round and the one before)
    * @param goneLogs logs of gone servers the round looked at besides this server's
@@ -112,13 +121,14 @@ public final class LogCollector implements Closeable {
   private final FileRegistry files;
   private final LogConfig config;
   private final long intervalMs;
+  private final long goneGraceNanos;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("log-gc"));
   private final ReadsInProgress reads;
   /**
    * Segments the round before found unneeded, each with the mark taken by the first round of the
    * chain that found it so: the long reads begun before that mark may still read it.
    */
-  private Map<Long, Long> unneededBefore = Map.of();
+  private Map<Long, Unneeded> unneededBefore = Map.of();
 
   public LogCollector(FileSystem fs, Manifests manifests, DroppedTables dropped, GoneLogs goneLogs, Path ownLog,
       FileRegistry files, LogConfig config, Config c, ReadsInProgress reads) {
@@ -131,6 +141,11 @@ public final class LogCollector implements Closeable {
     this.files = files;
     this.config = config;
     this.intervalMs = c.getLong(INTERVAL_MS, DEFAULT_INTERVAL_MS);
+    long graceMs = c.getLong(GONE_GRACE_MS, DEFAULT_GONE_GRACE_MS);
+    if (intervalMs < 0 || graceMs < 0) {
+      throw new IllegalArgumentException(INTERVAL_MS + " and " + GONE_GRACE_MS + " must be at least 0");
+    }
+    this.goneGraceNanos = TimeUnit.MILLISECONDS.toNanos(graceMs);
   }
 
   /** Starts the rounds (none if the interval is 0). */
@@ -161,11 +176,15 @@ public final class LogCollector implements Closeable {
   private Round look() throws IOException {
     List<Path> logs = new ArrayList<>();
     logs.add(ownLog);
-    for (Path gone : goneLogs.logs()) { // listed before the manifests: a server gone later is not in it
-      Path log = fs.makeQualified(gone);
-      if (!log.equals(ownLog)) {
-        logs.add(log);
+    try {
+      for (Path gone : goneLogs.logs()) { // listed before the manifests: a server gone later is not in it
+        Path log = fs.makeQualified(gone);
+        if (!log.equals(ownLog)) {
+          logs.add(log);
+        }
       }
+    } catch (IOException e) {
+      LOG.warn("log garbage collection round leaves gone servers' logs alone: {}", e.toString());
     }
     List<TabletManifest> all;
     Set<Integer> droppedTables;
@@ -197,62 +216,93 @@ public final class LogCollector implements Closeable {
         }
       }
     }
-    long mark = reads.mark(); // after the manifests were read: a read begun later cannot use these
+    Unneeded mark = new Unneeded(reads.mark(), System.nanoTime()); // after the manifests were read
+    Map<Long, Unneeded> next = new HashMap<>();
     int segments = 0;
     List<Long> unneeded = new ArrayList<>();
     List<Long> deleted = new ArrayList<>();
     long bytes = 0;
+    int waiting = 0;
     for (Path log : logs) {
-      List<Long> listed = SegmentFiles.list(fs, log);
-      segments += listed.size();
-      List<Long> unneededHere = unneeded(log, listed, replayFrom.getOrDefault(SharedPaths.store(fs, log), Long.MAX_VALUE),
-          named);
-      unneeded.addAll(unneededHere);
+      boolean own = log.equals(ownLog);
       List<Long> deletedHere = new ArrayList<>();
+      List<Long> unneededHere;
+      int listed;
+      try {
+        List<Long> present = SegmentFiles.list(fs, log);
+        listed = present.size();
+        unneededHere = unneeded(log, present, replayFrom.getOrDefault(SharedPaths.store(fs, log), Long.MAX_VALUE), named);
+        for (long s : unneededHere) {
+          Unneeded since = unneededBefore.get(s);
+          if (since == null) {
+            continue; // one round alone deletes nothing
+          }
+          if (reads.anyBegunBefore(since.mark()) || !own && mark.nanos() - since.nanos() < goneGraceNanos) {
+            waiting++;
+            continue;
+          }
+          long length = delete(log, s, deletedHere.isEmpty());
+          if (length >= 0) {
+            deletedHere.add(s);
+            bytes += length;
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        if (own) {
+          throw e; // the round fails: the chain of two starts again
+        }
+        // One gone log that cannot be read (its last block on DataNodes that are down, a permission)
+        // keeps neither this server's nor the other gone logs from being collected.
+        LOG.warn("log garbage collection leaves the gone server's log {} for this round: {}", log, e.toString());
+        continue;
+      }
+      segments += listed;
+      unneeded.addAll(unneededHere);
+      deleted.addAll(deletedHere);
       for (long s : unneededHere) {
-        Long since = unneededBefore.get(s);
-        if (since == null || reads.anyBegunBefore(since)) {
-          continue;
-        }
-        if (deletedHere.isEmpty()) {
-          SegmentFiles.markCollected(fs, log); // before the first: a replay from the start is no longer complete
-        }
-        Path p = SegmentFiles.path(log, s);
-        long length;
-        try {
-          length = fs.getFileStatus(p).getLen();
-        } catch (FileNotFoundException e) { // another live server collected it first (a gone server's log)
-          files.forget(s);
-          continue;
-        }
-        if (fs.delete(p, false)) {
-          files.forget(s);
-          deletedHere.add(s);
-          bytes += length;
+        if (!deletedHere.contains(s)) {
+          next.put(s, unneededBefore.getOrDefault(s, mark));
         }
       }
       if (!deletedHere.isEmpty()) {
         LOG.info("deleted {} segments of {} log {} that no tablet needs: {}; {} segments left, {} unneeded waiting",
-            deletedHere.size(), log.equals(ownLog) ? "this server's" : "the gone server's", log, deletedHere,
-            listed.size() - deletedHere.size(), unneededHere.size() - deletedHere.size());
-      }
-      deleted.addAll(deletedHere);
-    }
-    Map<Long, Long> next = new HashMap<>();
-    int waiting = 0;
-    for (long s : unneeded) {
-      if (!deleted.contains(s)) {
-        Long since = unneededBefore.get(s);
-        next.put(s, since != null ? since : mark);
-        waiting += since != null ? 1 : 0;
+            deletedHere.size(), own ? "this server's" : "the gone server's", log, deletedHere,
+            listed - deletedHere.size(), unneededHere.size() - deletedHere.size());
       }
     }
     unneededBefore = next;
     if (waiting > 0) {
-      LOG.info("{} unneeded log segments wait for scans that began before they were found unneeded", waiting);
+      LOG.info("{} unneeded log segments wait for scans that began before they were found unneeded, or for {} ms"
+          + " since then (gone servers' logs)", waiting, TimeUnit.NANOSECONDS.toMillis(goneGraceNanos));
     }
     return new Round(all.size(), segments, unneeded, deleted, bytes, logs.size() - 1, null);
   }
+
+  /**
+   * Deletes segment {@code s} of {@code log}, after marking the log collected if {@code first};
+   * returns its length, or -1 if another server deleted it first (a gone server's log).
+   */
+  private long delete(Path log, long s, boolean first) throws IOException {
+    Path p = SegmentFiles.path(log, s);
+    long length;
+    try {
+      length = fs.getFileStatus(p).getLen();
+    } catch (FileNotFoundException e) {
+      files.forget(s);
+      return -1;
+    }
+    if (first) {
+      SegmentFiles.markCollected(fs, log); // before the first: a replay from the start is no longer complete
+    }
+    if (!fs.delete(p, false)) {
+      return -1;
+    }
+    files.forget(s);
+    return length;
+  }
+
+  /** When a segment was first found unneeded: the reads-in-progress mark then, and {@link System#nanoTime}. */
+  private record Unneeded(long mark, long nanos) {}
 
   /**
    * The segments of {@code log} no kept checkpoint needs: below the position every tablet replays

@@ -139,16 +139,16 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     out.hsync();
     out.close();
     finished = true;
-    boolean renamed = false;
+    boolean renamed;
     try {
       renamed = fs.rename(temporary, path);
-    } finally {
-      if (!renamed) {
-        fs.delete(temporary, false);
-      }
+    } catch (IOException e) {
+      throw deleteTemporary(e);
+    } catch (RuntimeException e) {
+      throw deleteTemporary(e);
     }
     if (!renamed) {
-      throw new IOException("could not rename the finished segment " + temporary + " to " + path);
+      throw deleteTemporary(new IOException("could not rename the finished segment " + temporary + " to " + path));
     }
     return SegmentReaderV1.stats(identity, options.compression(), trailer, index, position);
   }
@@ -164,6 +164,16 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     } finally {
       fs.delete(temporary, false);
     }
+  }
+
+  /** Deletes the temporary file after {@code failure} (a failure to delete it is added to it); returns it. */
+  private <E extends Throwable> E deleteTemporary(E failure) {
+    try {
+      fs.delete(temporary, false);
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    return failure;
   }
 
   /** Closes and deletes the file after {@code failure}, then throws it. */

@@ -17,8 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,8 +59,14 @@ class LogCollectorTest {
   final Map<String, byte[]> written = new LinkedHashMap<>();
 
   EngineOptions server(String name, List<TabletDescriptor> tablets) {
+    return server(name, tablets, Config.empty());
+  }
+
+  /** A server with {@code more} settings over the test's (a gone log's segments wait for nothing). */
+  EngineOptions server(String name, List<TabletDescriptor> tablets, Config more) {
     Config c = Config.empty().with(Checkpointer.UPDATES, Long.MAX_VALUE).with(Checkpointer.INTERVAL_MS, Long.MAX_VALUE)
-        .with(LogConfig.SEGMENT_BYTES, 4096).with(LogCollector.INTERVAL_MS, 0);
+        .with(LogConfig.SEGMENT_BYTES, 4096).with(LogCollector.INTERVAL_MS, 0).with(LogCollector.GONE_GRACE_MS, 0)
+        .withAll(more);
     return EngineOptions.of(new File(dir, name).toURI(), c, tablets).withShared(new File(dir, "shared").toURI())
         .withFileIds(ids);
   }
@@ -264,6 +273,37 @@ class LogCollectorTest {
       other.compact(LOW.id());
       assertEquals(List.of(), twoRounds(other), "the checkpoint before the compaction is kept as a fallback");
       other.checkpoint(); // both kept checkpoints now name ts2's log and the sorted segment only
+    }
+    Config waiting = Config.empty().with(LogCollector.GONE_GRACE_MS, 3_600_000);
+    try (StorageEngine other = StorageEngine.open(server("ts2", List.of(LOW), waiting).withOtherLogs(ts1Gone))) {
+      assertEquals(List.of(), twoRounds(other), "a gone log's segments wait an hour for scans elsewhere");
+      assertEquals(before, segments("ts1"));
+    }
+    // Another gone log that cannot be read keeps neither ts1's nor ts2's own from being collected.
+    Path ts3Log = new Path(new File(new File(dir, "ts3"), "log").toURI());
+    OtherLogs twoGone = new OtherLogs() {
+      @Override
+      public boolean writerLive(Path logDir) {
+        return false;
+      }
+
+      @Override
+      public List<Path> goneLogs(FileSystem fs, Path ownLog) {
+        return List.of(ts3Log, ts1Log);
+      }
+    };
+    UnaryOperator<FileSystem> ts3Unreadable = fs -> new FilterFileSystem(fs) {
+      @Override
+      public FileStatus[] listStatus(Path p) throws IOException {
+        if (p.toUri().getPath().contains("/ts3/")) {
+          throw new IOException("ts3's log cannot be listed");
+        }
+        return super.listStatus(p);
+      }
+    };
+    try (StorageEngine other = StorageEngine.open(server("ts2", List.of(LOW)).withOtherLogs(twoGone)
+            .withFileSystem(ts3Unreadable));
+        TxnManager txns = TxnManager.standalone(other)) {
       List<Long> deleted = twoRounds(other);
       assertEquals(before.subList(0, deleted.size()), deleted, "the oldest went");
       assertTrue(deleted.size() >= before.size() - 2, "all but the newest record's segment went: " + deleted);
