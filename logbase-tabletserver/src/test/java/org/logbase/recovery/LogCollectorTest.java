@@ -100,6 +100,21 @@ class LogCollectorTest {
     return SegmentFiles.list(fs, new Path(new File(new File(dir, server), "log").toURI()));
   }
 
+  /** Other logs whose writers are gone, {@code logs} among them for the collector. */
+  static OtherLogs gone(Path... logs) {
+    return new OtherLogs() {
+      @Override
+      public boolean writerLive(Path logDir) {
+        return false;
+      }
+
+      @Override
+      public List<Path> goneLogs(FileSystem fs, Path ownLog) {
+        return List.of(logs);
+      }
+    };
+  }
+
   static List<Long> twoRounds(StorageEngine e) throws IOException {
     e.collectLogGarbage();
     return e.collectLogGarbage().deleted();
@@ -253,17 +268,7 @@ class LogCollectorTest {
     assertTrue(before.size() > 10, "the writes span many segments: " + before);
     long lsnBefore = maxLsn("ts1");
     Path ts1Log = new Path(new File(new File(dir, "ts1"), "log").toURI());
-    OtherLogs ts1Gone = new OtherLogs() {
-      @Override
-      public boolean writerLive(Path logDir) {
-        return false;
-      }
-
-      @Override
-      public List<Path> goneLogs(FileSystem fs, Path ownLog) {
-        return List.of(ts1Log);
-      }
-    };
+    OtherLogs ts1Gone = gone(ts1Log);
     try (StorageEngine other = StorageEngine.open(server("ts2", List.of()).withOtherLogs(ts1Gone));
         TxnManager txns = TxnManager.standalone(other)) {
       assertEquals(List.of(), twoRounds(other), "LOW is not taken over yet: it needs all of ts1's log");
@@ -281,17 +286,7 @@ class LogCollectorTest {
     }
     // Another gone log that cannot be read keeps neither ts1's nor ts2's own from being collected.
     Path ts3Log = new Path(new File(new File(dir, "ts3"), "log").toURI());
-    OtherLogs twoGone = new OtherLogs() {
-      @Override
-      public boolean writerLive(Path logDir) {
-        return false;
-      }
-
-      @Override
-      public List<Path> goneLogs(FileSystem fs, Path ownLog) {
-        return List.of(ts3Log, ts1Log);
-      }
-    };
+    OtherLogs twoGone = gone(ts3Log, ts1Log);
     UnaryOperator<FileSystem> ts3Unreadable = fs -> new FilterFileSystem(fs) {
       @Override
       public FileStatus[] listStatus(Path p) throws IOException {
