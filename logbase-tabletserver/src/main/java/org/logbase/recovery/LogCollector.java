@@ -174,18 +174,31 @@ public final class LogCollector implements Closeable {
   }
 
   private Round look() throws IOException {
-    List<Path> logs = new ArrayList<>();
-    logs.add(ownLog);
+    // Every log is listed, and its newest record found, before the manifests are read: a segment
+    // that held no record yet when listed is not a candidate, and a tablet that writes to it later
+    // names its log before (as it did when the manifests were read after the listing).
+    List<Listed> logs = new ArrayList<>();
+    logs.add(listed(ownLog, true));
+    List<Path> gone = List.of();
     try {
-      for (Path gone : goneLogs.logs()) { // listed before the manifests: a server gone later is not in it
-        Path log = fs.makeQualified(gone);
-        if (!log.equals(ownLog)) {
-          logs.add(log);
-        }
-      }
-    } catch (IOException e) {
+      gone = goneLogs.logs();
+    } catch (IOException | RuntimeException e) {
       LOG.warn("log garbage collection round leaves gone servers' logs alone: {}", e.toString());
     }
+    for (Path g : gone) {
+      Path log = fs.makeQualified(g);
+      if (log.equals(ownLog)) {
+        continue;
+      }
+      try {
+        logs.add(listed(log, false));
+      } catch (IOException | RuntimeException e) {
+        // One gone log that cannot be read (its last block on DataNodes that are down, a permission)
+        // keeps neither this server's nor the other gone logs from being collected.
+        LOG.warn("log garbage collection leaves the gone server's log {} for this round: {}", log, e.toString());
+      }
+    }
+    int segments = logs.stream().mapToInt(l -> l.segments().size()).sum();
     List<TabletManifest> all;
     Set<Integer> droppedTables;
     try {
@@ -194,7 +207,7 @@ public final class LogCollector implements Closeable {
     } catch (IOException e) {
       unneededBefore = Map.of(); // not known to be unneeded twice in a row any more
       LOG.warn("log garbage collection skipped: {}", e.toString());
-      return new Round(0, 0, List.of(), List.of(), 0, logs.size() - 1, e.toString());
+      return new Round(0, segments, List.of(), List.of(), 0, logs.size() - 1, e.toString());
     }
     Map<String, Long> replayFrom = new HashMap<>(); // by log directory as manifests store it
     Set<Long> named = new HashSet<>();
@@ -218,47 +231,49 @@ public final class LogCollector implements Closeable {
     }
     Unneeded mark = new Unneeded(reads.mark(), System.nanoTime()); // after the manifests were read
     Map<Long, Unneeded> next = new HashMap<>();
-    int segments = 0;
     List<Long> unneeded = new ArrayList<>();
     List<Long> deleted = new ArrayList<>();
     long bytes = 0;
     int waiting = 0;
-    for (Path log : logs) {
-      boolean own = log.equals(ownLog);
+    for (Listed l : logs) {
+      List<Long> unneededHere = new ArrayList<>();
+      for (long s : l.segments()) {
+        if (s < l.keepFrom() && s < replayFrom.getOrDefault(SharedPaths.store(fs, l.log()), Long.MAX_VALUE)
+            && !named.contains(s)) {
+          unneededHere.add(s);
+        }
+      }
       List<Long> deletedHere = new ArrayList<>();
-      List<Long> unneededHere;
-      int listed;
+      long bytesHere = 0;
+      int waitingHere = 0;
       try {
-        List<Long> present = SegmentFiles.list(fs, log);
-        listed = present.size();
-        unneededHere = unneeded(log, present, replayFrom.getOrDefault(SharedPaths.store(fs, log), Long.MAX_VALUE), named);
         for (long s : unneededHere) {
           Unneeded since = unneededBefore.get(s);
           if (since == null) {
             continue; // one round alone deletes nothing
           }
-          if (reads.anyBegunBefore(since.mark()) || !own && mark.nanos() - since.nanos() < goneGraceNanos) {
-            waiting++;
+          if (reads.anyBegunBefore(since.mark()) || !l.own() && mark.nanos() - since.nanos() < goneGraceNanos) {
+            waitingHere++;
             continue;
           }
-          long length = delete(log, s, deletedHere.isEmpty());
+          long length = delete(l.log(), s, deletedHere.isEmpty());
           if (length >= 0) {
             deletedHere.add(s);
-            bytes += length;
+            bytesHere += length;
           }
         }
       } catch (IOException | RuntimeException e) {
-        if (own) {
+        if (l.own()) {
           throw e; // the round fails: the chain of two starts again
         }
-        // One gone log that cannot be read (its last block on DataNodes that are down, a permission)
-        // keeps neither this server's nor the other gone logs from being collected.
-        LOG.warn("log garbage collection leaves the gone server's log {} for this round: {}", log, e.toString());
-        continue;
+        LOG.warn("log garbage collection leaves the gone server's log {} for this round after deleting {}: {}",
+            l.log(), deletedHere, e.toString());
+        continue; // its chain starts again
       }
-      segments += listed;
       unneeded.addAll(unneededHere);
       deleted.addAll(deletedHere);
+      bytes += bytesHere;
+      waiting += waitingHere;
       for (long s : unneededHere) {
         if (!deletedHere.contains(s)) {
           next.put(s, unneededBefore.getOrDefault(s, mark));
@@ -266,8 +281,8 @@ public final class LogCollector implements Closeable {
       }
       if (!deletedHere.isEmpty()) {
         LOG.info("deleted {} segments of {} log {} that no tablet needs: {}; {} segments left, {} unneeded waiting",
-            deletedHere.size(), own ? "this server's" : "the gone server's", log, deletedHere,
-            listed - deletedHere.size(), unneededHere.size() - deletedHere.size());
+            deletedHere.size(), l.own() ? "this server's" : "the gone server's", l.log(), deletedHere,
+            l.segments().size() - deletedHere.size(), unneededHere.size() - deletedHere.size());
       }
     }
     unneededBefore = next;
@@ -277,6 +292,20 @@ public final class LogCollector implements Closeable {
     }
     return new Round(all.size(), segments, unneeded, deleted, bytes, logs.size() - 1, null);
   }
+
+  /**
+   * A log's segments, and the first that stays whatever the manifests say: the newest holding a
+   * record (the log's next writer continues its LSNs from there), or the newest if none holds one.
+   */
+  private Listed listed(Path log, boolean own) throws IOException {
+    List<Long> segments = SegmentFiles.list(fs, log);
+    long newest = LogRecovery.newestWithRecord(fs, log, segments, config);
+    long keepFrom = newest >= 0 ? newest : segments.isEmpty() ? Long.MAX_VALUE : segments.get(segments.size() - 1);
+    return new Listed(log, own, segments, keepFrom);
+  }
+
+  /** A log as a round listed it before reading the manifests. */
+  private record Listed(Path log, boolean own, List<Long> segments, long keepFrom) {}
 
   /**
    * Deletes segment {@code s} of {@code log}, after marking the log collected if {@code first};
@@ -304,22 +333,6 @@ public final class LogCollector implements Closeable {
   /** When a segment was first found unneeded: the reads-in-progress mark then, and {@link System#nanoTime}. */
   private record Unneeded(long mark, long nanos) {}
 
-  /**
-   * The segments of {@code log} no kept checkpoint needs: below the position every tablet replays
-   * this log from, named by no checkpoint, and older than its newest segment holding a record (it
-   * and every later one stay: the log's next writer continues its LSNs from there).
-   */
-  private List<Long> unneeded(Path log, List<Long> segments, long replayFrom, Set<Long> named) throws IOException {
-    long newest = LogRecovery.newestWithRecord(fs, log, segments, config);
-    long keepFrom = newest >= 0 ? newest : segments.isEmpty() ? Long.MAX_VALUE : segments.get(segments.size() - 1);
-    List<Long> out = new ArrayList<>();
-    for (long s : segments) {
-      if (s < keepFrom && s < replayFrom && !named.contains(s)) {
-        out.add(s);
-      }
-    }
-    return out;
-  }
 
   @Override
   public void close() {

@@ -11,6 +11,7 @@ import static org.logbase.common.HybridTimestamp.LATEST;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +24,12 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.logbase.common.Config;
 import org.logbase.common.Row;
 import org.logbase.files.FileIds;
@@ -39,6 +44,7 @@ import org.logbase.tablet.TabletDescriptor;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.OtherLogs;
 import org.logbase.tabletserver.StorageEngine;
+import org.logbase.testing.MiniHdfs;
 import org.logbase.testing.TestTables;
 import org.logbase.txn.TxnManager;
 
@@ -55,6 +61,33 @@ class LogCollectorTest {
   static final TabletDescriptor HIGH = new TabletDescriptor(TestTables.KV, 2, utf8("m"), null);
 
   @TempDir File dir;
+  /** Where the servers' roots and the shared directory are: {@link #dir}, or a directory on {@link #hdfs}. */
+  URI base;
+  Configuration conf = new Configuration();
+  MiniHdfs hdfs;
+
+  @BeforeEach
+  void onTheLocalFileSystem() {
+    base = dir.toURI();
+  }
+
+  /** The test's servers on a MiniDFSCluster of its own. */
+  void onHdfs() throws IOException {
+    hdfs = new MiniHdfs(new File(dir, "hdfs"));
+    base = hdfs.uri("/collector/");
+    conf = hdfs.conf();
+  }
+
+  @AfterEach
+  void stopHdfs() {
+    if (hdfs != null) {
+      hdfs.close();
+    }
+  }
+
+  URI uri(String under) {
+    return base.resolve(under);
+  }
   final FileIds ids = FileIds.after(0);
   final Map<String, byte[]> written = new LinkedHashMap<>();
 
@@ -67,7 +100,7 @@ class LogCollectorTest {
     Config c = Config.empty().with(Checkpointer.UPDATES, Long.MAX_VALUE).with(Checkpointer.INTERVAL_MS, Long.MAX_VALUE)
         .with(LogConfig.SEGMENT_BYTES, 4096).with(LogCollector.INTERVAL_MS, 0).with(LogCollector.GONE_GRACE_MS, 0)
         .withAll(more);
-    return EngineOptions.of(new File(dir, name).toURI(), c, tablets).withShared(new File(dir, "shared").toURI())
+    return EngineOptions.of(uri(name), c, tablets).withShared(uri("shared")).withHadoop(conf)
         .withFileIds(ids);
   }
 
@@ -96,8 +129,8 @@ class LogCollectorTest {
   }
 
   List<Long> segments(String server) throws IOException {
-    FileSystem fs = LogFileSystems.open(dir.toURI(), new Configuration());
-    return SegmentFiles.list(fs, new Path(new File(new File(dir, server), "log").toURI()));
+    FileSystem fs = LogFileSystems.open(base, conf);
+    return SegmentFiles.list(fs, new Path(uri(server + "/log")));
   }
 
   /** Other logs whose writers are gone, {@code logs} among them for the collector. */
@@ -255,8 +288,12 @@ class LogCollectorTest {
    * segment with the newest record go, and the tablet reads whole, also after the dead server
    * comes back and goes on from what is left.
    */
-  @Test
-  void aGoneServersLogIsCollectedByALiveOneOnceItsTabletsMovedOn() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"local", "hdfs"})
+  void aGoneServersLogIsCollectedByALiveOneOnceItsTabletsMovedOn(String fileSystem) throws Exception {
+    if (fileSystem.equals("hdfs")) {
+      onHdfs();
+    }
     try (StorageEngine e = StorageEngine.open(server("ts1", List.of(LOW)));
         TxnManager txns = TxnManager.standalone(e)) {
       Tablet t = e.tablet(LOW.id());
@@ -267,7 +304,7 @@ class LogCollectorTest {
     List<Long> before = segments("ts1");
     assertTrue(before.size() > 10, "the writes span many segments: " + before);
     long lsnBefore = maxLsn("ts1");
-    Path ts1Log = new Path(new File(new File(dir, "ts1"), "log").toURI());
+    Path ts1Log = new Path(uri("ts1/log"));
     OtherLogs ts1Gone = gone(ts1Log);
     try (StorageEngine other = StorageEngine.open(server("ts2", List.of()).withOtherLogs(ts1Gone));
         TxnManager txns = TxnManager.standalone(other)) {
@@ -285,7 +322,7 @@ class LogCollectorTest {
       assertEquals(before, segments("ts1"));
     }
     // Another gone log that cannot be read keeps neither ts1's nor ts2's own from being collected.
-    Path ts3Log = new Path(new File(new File(dir, "ts3"), "log").toURI());
+    Path ts3Log = new Path(uri("ts3/log"));
     OtherLogs twoGone = gone(ts3Log, ts1Log);
     UnaryOperator<FileSystem> ts3Unreadable = fs -> new FilterFileSystem(fs) {
       @Override
@@ -304,6 +341,8 @@ class LogCollectorTest {
       assertTrue(deleted.size() >= before.size() - 2, "all but the newest record's segment went: " + deleted);
       assertEquals(before.subList(deleted.size(), before.size()), segments("ts1"));
       assertEquals(lsnBefore, maxLsn("ts1"), "the segment with the newest record stays");
+      assertTrue(SegmentFiles.isCollected(LogFileSystems.open(base, conf), ts1Log),
+          "marked collected: a tablet of ts1's whose checkpoints are all unusable is refused, not rebuilt from it");
       assertAll(other.tablet(LOW.id()), "");
       write(txns, other.tablet(LOW.id()), "c", 5);
     }
@@ -401,9 +440,9 @@ class LogCollectorTest {
   }
 
   long maxLsn(String server) throws IOException {
-    FileSystem fs = LogFileSystems.open(dir.toURI(), new Configuration());
+    FileSystem fs = LogFileSystems.open(base, conf);
     long[] max = {0};
-    LogScanner.scan(fs, new Path(new File(new File(dir, server), "log").toURI()), LogPosition.START,
+    LogScanner.scan(fs, new Path(uri(server + "/log")), LogPosition.START,
         LogConfig.DEFAULT.maxFrameBytes(), d -> { }, r -> max[0] = Math.max(max[0], r.record().lsn()));
     return max[0];
   }
