@@ -103,23 +103,7 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
     SplittableRandom rng = new SplittableRandom(7);
     try (SortedSegmentReader r = open(counting, file, BlockCache.none())) {
       for (int round = 0; round < 60; round++) {
-        int at = rng.nextInt(all.size());
-        List<SortedEntry> got = new ArrayList<>();
-        try (EntryIterator it = r.scan()) {
-          it.seek(all.get(at).rowKey(), all.get(at).timestamp());
-          int want = rng.nextInt(all.size() - at + 1);
-          for (int i = 0; i < want && it.hasNext(); i++) {
-            got.add(it.next());
-            if (rng.nextInt(50) == 0) { // a seek back to what was just returned, or forward
-              int to = rng.nextBoolean() ? at + i : Math.min(all.size() - 1, at + i + 1 + rng.nextInt(200));
-              it.seek(all.get(to).rowKey(), all.get(to).timestamp());
-              got.clear();
-              at = to;
-              i = -1;
-            }
-          }
-          assertEquals(all.subList(at, at + got.size()), got, "round " + round + " from entry " + at);
-        }
+        scanAtRandom(r, rng, round, 50, 200, true, 0);
         assertEquals(0, counting.holding(), "round " + round + ": the stream is given back");
       }
     }
@@ -254,26 +238,38 @@ class SortedSegmentScanReadAheadTest extends SortedSegmentScanTest {
 
   private void readAtRandom(SortedSegmentReader r, SplittableRandom rng, int rounds) throws IOException {
     for (int round = 0; round < rounds; round++) {
-      int at = rng.nextInt(all.size());
-      List<SortedEntry> got = new ArrayList<>();
-      try (EntryIterator it = r.scan()) {
-        it.seek(all.get(at).rowKey(), all.get(at).timestamp());
-        int want = rng.nextInt(all.size() - at + 1);
-        for (int i = 0; i < want && it.hasNext(); i++) {
-          got.add(it.next());
-          if (rng.nextInt(200) == 0) { // a slow client: the read-ahead lets go meanwhile
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2 + rng.nextInt(3)));
-          }
-          if (rng.nextInt(100) == 0) {
-            int to = Math.min(all.size() - 1, at + i + 1 + rng.nextInt(100));
-            it.seek(all.get(to).rowKey(), all.get(to).timestamp());
-            got.clear();
-            at = to;
-            i = -1;
-          }
+      scanAtRandom(r, rng, round, 100, 100, false, 200);
+    }
+  }
+
+  /**
+   * One scan from a random entry, read a random way on, checked against the entries: now and then
+   * (1 in {@code seekOdds} entries) it seeks forward by up to {@code seekForward} entries, or, if
+   * {@code seeksBack}, as often back to the entry just returned; 1 in {@code pauseOdds} entries it
+   * pauses 2 to 4 ms, as a slow client (0: never).
+   */
+  private void scanAtRandom(SortedSegmentReader r, SplittableRandom rng, int round, int seekOdds, int seekForward,
+      boolean seeksBack, int pauseOdds) throws IOException {
+    int at = rng.nextInt(all.size());
+    List<SortedEntry> got = new ArrayList<>();
+    try (EntryIterator it = r.scan()) {
+      it.seek(all.get(at).rowKey(), all.get(at).timestamp());
+      int want = rng.nextInt(all.size() - at + 1);
+      for (int i = 0; i < want && it.hasNext(); i++) {
+        got.add(it.next());
+        if (pauseOdds > 0 && rng.nextInt(pauseOdds) == 0) { // the read-ahead lets go meanwhile
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2 + rng.nextInt(3)));
         }
-        assertEquals(all.subList(at, at + got.size()), got, "round " + round + " from entry " + at);
+        if (rng.nextInt(seekOdds) == 0) {
+          int to = seeksBack && rng.nextBoolean() ? at + i
+              : Math.min(all.size() - 1, at + i + 1 + rng.nextInt(seekForward));
+          it.seek(all.get(to).rowKey(), all.get(to).timestamp());
+          got.clear();
+          at = to;
+          i = -1;
+        }
       }
+      assertEquals(all.subList(at, at + got.size()), got, "round " + round + " from entry " + at);
     }
   }
 
