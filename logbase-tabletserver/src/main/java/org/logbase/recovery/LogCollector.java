@@ -186,16 +186,15 @@ public final class LogCollector implements Closeable {
       LOG.warn("log garbage collection round leaves gone servers' logs alone: {}", e.toString());
     }
     for (Path g : gone) {
-      Path log = fs.makeQualified(g);
-      if (log.equals(ownLog)) {
-        continue;
-      }
       try {
-        logs.add(listed(log, false));
+        Path log = fs.makeQualified(g);
+        if (!log.equals(ownLog)) {
+          logs.add(listed(log, false));
+        }
       } catch (IOException | RuntimeException e) {
         // One gone log that cannot be read (its last block on DataNodes that are down, a permission)
         // keeps neither this server's nor the other gone logs from being collected.
-        LOG.warn("log garbage collection leaves the gone server's log {} for this round: {}", log, e.toString());
+        LOG.warn("log garbage collection leaves the gone server's log {} for this round: {}", g, e.toString());
       }
     }
     int segments = logs.stream().mapToInt(l -> l.segments().size()).sum();
@@ -332,7 +331,6 @@ public final class LogCollector implements Closeable {
 
   /** When a segment was first found unneeded: the reads-in-progress mark then, and {@link System#nanoTime}. */
   private record Unneeded(long mark, long nanos) {}
-
 
   @Override
   public void close() {
