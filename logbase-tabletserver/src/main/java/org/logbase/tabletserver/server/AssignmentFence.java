@@ -11,6 +11,9 @@ import java.util.Map;
  * (a command that names none: tools, tests, tablets created before versions existed) is neither
  * recorded nor refused. One entry per tablet ever closed here, kept while this process lives: a
  * request in flight to an earlier process of this server is lost with it.
+ *
+ * <p>The {@link TabletOpener} owns it: admitting an open and queuing it happen under this object's
+ * lock, and so do recording a close and collecting the opens it must wait for.
  */
 final class AssignmentFence {
   private final Map<String, Long> closed = new HashMap<>();

@@ -89,14 +89,14 @@ final class ServedTablets implements AutoCloseable {
    */
   CompletableFuture<Void> open(List<OpenTabletRequest> requests) {
     checkServing();
-    List<TabletDescriptor> ds = new ArrayList<>(requests.size());
+    List<TabletOpener.Assigned> tablets = new ArrayList<>(requests.size());
     for (OpenTabletRequest r : requests) {
       if (!r.hasTable() || !r.hasTablet()) {
         throw new InvalidRequestException("opening a tablet needs a table spec and a tablet spec");
       }
-      ds.add(descriptor(r.getTable(), r.getTablet()));
+      tablets.add(new TabletOpener.Assigned(descriptor(r.getTable(), r.getTablet()), r.getAssignment()));
     }
-    return opener.open(ds);
+    return opener.open(tablets);
   }
 
   /** The tablet a master's request names. */
@@ -123,14 +123,15 @@ final class ServedTablets implements AutoCloseable {
   }
 
   /**
-   * Waits (at most {@code maxMs}) until the opens of this tablet asked for so far are done, so that
-   * a close that follows sees the tablet they open.
+   * Begins a close of the tablet's {@code assignment}: from now on an open of that assignment or an
+   * older one is refused here, and this waits (at most {@code maxMs}) until the opens of the tablet
+   * admitted before are done, so that the close sees the tablet they open.
    */
-  void awaitOpens(String table, int tabletId, long maxMs) throws InterruptedException {
+  void beginClose(String table, int tableId, int tabletId, long assignment, long maxMs) throws InterruptedException {
     try {
-      opener.settled(table, tabletId).get(maxMs, TimeUnit.MILLISECONDS);
+      opener.closing(table, tableId, tabletId, assignment).get(maxMs, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw new AssertionError("settled() never fails", e);
+      throw new AssertionError("closing() never fails", e);
     } catch (TimeoutException e) {
       throw new ServerStoppingException("tablet " + tabletId + " of '" + Echo.of(table) + "' is still being opened"
           + " after " + maxMs + " ms; close it again later");

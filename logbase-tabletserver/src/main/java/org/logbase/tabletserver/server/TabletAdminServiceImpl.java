@@ -4,13 +4,11 @@ import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.logbase.common.Echo;
 import org.logbase.common.Threads;
 import org.logbase.compaction.CompactionReport;
 import org.logbase.rpc.CloseTabletRequest;
@@ -43,7 +41,6 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   private final TabletCompactor compactor;
   private static final Logger LOG = LoggerFactory.getLogger(TabletAdminServiceImpl.class);
   private final MasterEpochFence epochs = new MasterEpochFence();
-  private final AssignmentFence assignments = new AssignmentFence();
   /** Splits wait for writes to drain: not on a gRPC thread, nor on the tablet opener's. */
   private final ExecutorService splitter = Executors.newSingleThreadExecutor(Threads.daemon("tablet-splitter"));
 
@@ -58,38 +55,24 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
 
   @Override
   public void openTablet(OpenTabletRequest req, StreamObserver<OpenTabletResponse> out) {
-    calls.async(out, () -> tablets.open(admitted(List.of(req))).thenApply(v -> OpenTabletResponse.getDefaultInstance()));
+    calls.async(out, () -> tablets.open(List.of(req)).thenApply(v -> OpenTabletResponse.getDefaultInstance()));
   }
 
   @Override
   public void openTablets(OpenTabletsRequest req, StreamObserver<OpenTabletsResponse> out) {
     calls.async(out, () -> {
       epochs.admit(req.getMasterEpoch(), "opening " + req.getTabletsCount() + " tablets");
-      return tablets.open(admitted(req.getTabletsList())).thenApply(v -> OpenTabletsResponse.getDefaultInstance());
+      return tablets.open(req.getTabletsList()).thenApply(v -> OpenTabletsResponse.getDefaultInstance());
     });
-  }
-
-  /** The opens newer than every close of their tablet here; the others are stale and left out. */
-  private List<OpenTabletRequest> admitted(List<OpenTabletRequest> requests) {
-    List<OpenTabletRequest> out = new ArrayList<>(requests.size());
-    for (OpenTabletRequest r : requests) {
-      if (assignments.admits(r.getTable().getId(), r.getTablet().getTabletId(), r.getAssignment())) {
-        out.add(r);
-      } else {
-        LOG.warn("refused a stale open of tablet {} of '{}' (assignment {}): it was closed here since",
-            r.getTablet().getTabletId(), Echo.of(r.getTable().getName()), r.getAssignment());
-      }
-    }
-    return out;
   }
 
   @Override
   public void closeTablet(CloseTabletRequest req, StreamObserver<CloseTabletResponse> out) {
     calls.unary(out, () -> {
       epochs.admit(req.getMasterEpoch(), "closing tablet " + req.getTabletId() + " of " + req.getTable());
-      // First: an open of this assignment arriving from now on is stale, whatever happens below.
-      assignments.closed(req.getTableId(), req.getTabletId(), req.getAssignment());
-      tablets.awaitOpens(req.getTable(), req.getTabletId(), drainMs);
+      // First: an open of this assignment arriving from now on is stale, whatever happens below; one
+      // admitted before is waited for.
+      tablets.beginClose(req.getTable(), req.getTableId(), req.getTabletId(), req.getAssignment(), drainMs);
       Tablet t = tablets.findServed(req.getTable(), req.getTabletId());
       if (t == null) {
         return CloseTabletResponse.getDefaultInstance();

@@ -2,11 +2,12 @@ package org.logbase.tabletserver.server;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import org.logbase.common.Echo;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.Threads;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * Opens the tablets the master assigns, on one thread, many at a time: the requests that arrive
  * while a batch is being opened are opened together next, with one replay of the log for all of
  * them. No gRPC thread waits for an opening (the reply is sent when its batch is done), so a flood of
- * requests (a table with thousands of tablets, a restart) costs queue entries, not threads.
+ * requests (a table with thousands of tablets, a restart) costs queue entries, not threads. It
+ * also keeps the {@link AssignmentFence}: an open of an assignment closed here is refused, and a
+ * close waits for the opens admitted before it.
  */
 final class TabletOpener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TabletOpener.class);
@@ -30,10 +33,12 @@ final class TabletOpener implements AutoCloseable {
 
   private final StorageEngine engine;
   private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
-  /** Requests queued or being opened (until their future completes). */
+  /** The newest assignment of each tablet closed here; its lock also guards admitting to {@link #pending}. */
+  private final AssignmentFence fence = new AssignmentFence();
+  /** Requests admitted: queued or being opened (until their future completes). */
   private final Set<Request> pending = ConcurrentHashMap.newKeySet();
   private final Thread thread;
-  private volatile boolean closed;
+  private boolean closed; // guarded by fence
 
   TabletOpener(StorageEngine engine) {
     this.engine = engine;
@@ -41,33 +46,56 @@ final class TabletOpener implements AutoCloseable {
     this.thread.start();
   }
 
-  /** Queues tablets to open; completes when they serve (or the batch they were opened in failed). */
-  CompletableFuture<Void> open(List<TabletDescriptor> tablets) {
-    if (tablets.isEmpty()) {
-      return CompletableFuture.completedFuture(null); // nothing to open (every open refused as stale)
-    }
-    Request r = new Request(List.copyOf(tablets), new CompletableFuture<>());
-    if (closed) {
-      r.done().completeExceptionally(new ServerStoppingException("tablet server is stopping"));
+  /** A tablet the master asks this server to open, and the assignment it opens (0: none named). */
+  record Assigned(TabletDescriptor tablet, long assignment) {}
+
+  /**
+   * Queues tablets to open, leaving out those whose assignment was closed here already (stale
+   * opens, see {@link AssignmentFence}); completes when they serve (or the batch they were opened
+   * in failed). Admitting an open and recording it as pending are one step under the fence's lock,
+   * so a close either refuses the open or finds it pending and waits for it ({@link #closing}).
+   */
+  CompletableFuture<Void> open(List<Assigned> tablets) {
+    synchronized (fence) {
+      if (closed) {
+        return CompletableFuture.failedFuture(new ServerStoppingException("tablet server is stopping"));
+      }
+      List<TabletDescriptor> admitted = new ArrayList<>(tablets.size());
+      for (Assigned a : tablets) {
+        TabletDescriptor d = a.tablet();
+        if (fence.admits(d.schema().id(), d.tabletId(), a.assignment())) {
+          admitted.add(d);
+        } else {
+          LOG.warn("refused a stale open of tablet {} of '{}' (assignment {}): it was closed here since",
+              d.tabletId(), Echo.of(d.schema().name()), a.assignment());
+        }
+      }
+      if (admitted.isEmpty()) {
+        return CompletableFuture.completedFuture(null); // nothing to open (every open refused as stale)
+      }
+      Request r = new Request(List.copyOf(admitted), new CompletableFuture<>());
+      pending.add(r);
+      r.done().whenComplete((v, e) -> pending.remove(r));
+      queue.add(r); // under the lock too: never behind the STOP that close() queues
       return r.done();
     }
-    pending.add(r);
-    r.done().whenComplete((v, e) -> pending.remove(r));
-    queue.add(r);
-    return r.done();
   }
 
   /**
-   * Completes once every open of {@code table}'s tablet {@code tabletId} asked for so far has
-   * finished, whether it succeeded or not. A close waits for this first: a close that found the
-   * tablet not open yet, while an open of it was queued, would let that open serve it afterwards,
-   * on this server and on the one it was moved to.
+   * Records that the tablet's {@code assignment} is being closed here (an open of it or an older
+   * one is refused from now on) and completes once every open of the tablet admitted before has
+   * finished, whether it succeeded or not. A close waits for this before it looks for the tablet: a
+   * close that found it not open yet, while an admitted open of it was still to come, would let that
+   * open serve it afterwards, on this server and on the one it was moved to.
    */
-  CompletableFuture<Void> settled(String table, int tabletId) {
+  CompletableFuture<Void> closing(String table, int tableId, int tabletId, long assignment) {
     List<CompletableFuture<Void>> opens = new ArrayList<>();
-    for (Request r : pending) {
-      if (r.tablets().stream().anyMatch(d -> d.tabletId() == tabletId && d.schema().name().equals(table))) {
-        opens.add(r.done().handle((v, e) -> null));
+    synchronized (fence) {
+      fence.closed(tableId, tabletId, assignment);
+      for (Request r : pending) {
+        if (r.tablets().stream().anyMatch(d -> d.tabletId() == tabletId && d.schema().name().equals(table))) {
+          opens.add(r.done().handle((v, e) -> null));
+        }
       }
     }
     return CompletableFuture.allOf(opens.toArray(CompletableFuture[]::new));
@@ -122,8 +150,10 @@ final class TabletOpener implements AutoCloseable {
   /** Finishes the batch being opened, refuses the rest. */
   @Override
   public void close() throws InterruptedException {
-    closed = true;
-    queue.add(STOP);
+    synchronized (fence) {
+      closed = true;
+      queue.add(STOP);
+    }
     thread.join(60_000);
   }
 }

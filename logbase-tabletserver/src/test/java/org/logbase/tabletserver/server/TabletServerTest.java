@@ -23,9 +23,14 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.logging.Handler;
@@ -205,6 +210,57 @@ class TabletServerTest {
     admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(users)
         .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(2)).build());
     assertTrue(serves(USERS0), "the next assignment opens it");
+  }
+
+  /**
+   * A close and an open of the same assignment, sent at once (a move's close reaching its source
+   * while the failover's open of the tablet there is still being taken in): whichever comes first,
+   * the tablet ends closed. Before, a close arriving after the open was admitted but before it was
+   * queued found nothing to wait for and answered "closed"; the open then served the tablet, on this
+   * server and on the one it moved to (a chaos run lost the writes sent here). The open names the
+   * tablet first and then many tablets served already, so that it takes a while to be taken in; the
+   * close is sent at a random moment of that.
+   */
+  @Test
+  void aCloseRacingAnOpenOfTheSameAssignmentLeavesTheTabletClosed() throws Exception {
+    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = TabletAdminServiceGrpc.newBlockingStub(channel)
+        .withDeadlineAfter(120, TimeUnit.SECONDS);
+    TabletAdminServiceGrpc.TabletAdminServiceFutureStub opens = TabletAdminServiceGrpc.newFutureStub(channel);
+    TableSpec users;
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      users = SchemaProtos.toProto(client.admin().describeTable("users").schema());
+    }
+    CloseTabletRequest.Builder close = CloseTabletRequest.newBuilder().setTable("users").setTableId(users.getId())
+        .setTabletId(0);
+    admin.closeTablet(close.setAssignment(1).build());
+    assertFalse(serves(USERS0), "closed");
+    OpenTabletRequest servedAlready = OpenTabletRequest.newBuilder().setTable(users)
+        .setTablet(TabletSpec.newBuilder().setTabletId(1).setStartKey(bytes("t"))).build();
+    Random random = new Random();
+    ExecutorService closer = Executors.newSingleThreadExecutor();
+    try {
+      for (long assignment = 2; assignment <= 40; assignment++) {
+        OpenTabletsRequest.Builder open = OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder()
+            .setTable(users).setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t")))
+            .setAssignment(assignment));
+        for (int i = 0; i < 2000; i++) {
+          open.addTablets(servedAlready);
+        }
+        long delayNanos = random.nextInt(20_000_000);
+        CloseTabletRequest closeNow = close.setAssignment(assignment).build();
+        var opened = opens.withDeadlineAfter(120, TimeUnit.SECONDS).openTablets(open.build());
+        Future<?> closed = closer.submit(() -> {
+          LockSupport.parkNanos(delayNanos);
+          return admin.closeTablet(closeNow);
+        });
+        closed.get(120, TimeUnit.SECONDS);
+        opened.get(120, TimeUnit.SECONDS);
+        assertFalse(serves(USERS0), "assignment " + assignment + " was closed (" + delayNanos / 1000
+            + " µs after its open was sent), yet the open served the tablet");
+      }
+    } finally {
+      closer.shutdownNow();
+    }
   }
 
   @Test
