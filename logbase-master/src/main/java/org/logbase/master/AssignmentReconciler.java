@@ -1,6 +1,7 @@
 package org.logbase.master;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,15 @@ final class AssignmentReconciler {
   }
 
   /**
+   * Whether a served tablet is of the table its name has now: a server that does not say the table
+   * id (0) is taken at its word.
+   */
+  private static boolean isCurrent(TabletRef ref, Map<String, Integer> tableIds) {
+    Integer id = tableIds.get(ref.getTable());
+    return id != null && (ref.getTableId() == 0 || ref.getTableId() == id);
+  }
+
+  /**
    * Run for each heartbeat: opens the tablets assigned to {@code serverId} that it did not list as
    * serving. A server that is not registered in ZooKeeper (its session ended) gets nothing: it is
    * about to stop serving, and its tablets must not be handed back to it.
@@ -70,14 +80,28 @@ final class AssignmentReconciler {
       return;
     }
     failover.sawLive(serverId);
+    List<TableMeta> all = tables.all();
+    Map<String, Integer> tableIds = new HashMap<>();
+    for (TableMeta table : all) {
+      tableIds.put(table.getSpec().getName(), table.getSpec().getId());
+    }
+    // A server that was unreachable when its table was dropped still serves the tablets, perhaps
+    // under a name that a table created since has again (the server opens none of that table's
+    // tablets until they are closed): closed by the dropped table's id, before the opens below.
     Set<String> served = new HashSet<>();
     for (TabletRef ref : serving) {
-      served.add(TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
+      if (isCurrent(ref, tableIds)) {
+        served.add(TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
+      } else {
+        LOG.info("server {} serves tablet {} of a dropped table{}: closing it", serverId,
+            TableMetas.tabletName(ref.getTable(), ref.getTabletId()),
+            ref.getTableId() == 0 ? "" : " (table id " + ref.getTableId() + ")");
+        // Its table is gone: no assignment version.
+        commands.close(serverId, address, ref.getTable(), ref.getTableId(), ref.getTabletId(), 0);
+      }
     }
-    Set<String> existing = new HashSet<>();
     List<TabletCommands.Assignment> missing = new ArrayList<>();
-    for (TableMeta table : tables.all()) {
-      existing.add(table.getSpec().getName());
+    for (TableMeta table : all) {
       for (TabletLocation t : table.getTabletsList()) {
         String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
         // A tablet being moved is closed on its server on purpose: not opened there again; one
@@ -91,14 +115,6 @@ final class AssignmentReconciler {
       LOG.info("server {} does not serve {} of its tablets (e.g. {}): opening them", serverId, missing.size(),
           TableMetas.tabletName(missing.get(0).table().getName(), missing.get(0).tablet().getTabletId()));
       commands.open(serverId, address, missing);
-    }
-    // A server that was unreachable when its table was dropped still serves the tablets.
-    for (TabletRef ref : serving) {
-      if (!existing.contains(ref.getTable())) {
-        LOG.info("server {} serves tablet {} of a dropped table: closing it", serverId,
-            TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
-        commands.close(serverId, address, ref.getTable(), 0, ref.getTabletId(), 0); // its table is gone: no version
-      }
     }
   }
 }

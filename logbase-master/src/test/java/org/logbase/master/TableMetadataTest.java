@@ -263,6 +263,41 @@ class TableMetadataTest {
     Await.until("open retried after the heartbeat", () -> ts2.opensOf("t", onTs2).size() == 2);
   }
 
+  /**
+   * A server still serving a tablet of a dropped table whose name a new table has (the drop's close
+   * failed there): the heartbeat says which table id it serves, and the master closes that one by
+   * its id and opens the new table's tablet. Before, the name alone counted: the dropped table's
+   * tablet passed for the new one's, stayed open and answered for it.
+   */
+  @Test
+  void heartbeatClosesATabletOfADroppedTableWhoseNameATableHasAgain() {
+    TableMeta dropped = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    master.admin().call(s -> s.dropTable(MasterAdmin.drop("t")));
+    TableMeta again = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    String owner = again.getTablets(0).getServerId();
+    FakeTabletServer server = master.servers().get(owner);
+    int opensBefore = server.opensOf("t", 0).size();
+    int oldId = dropped.getSpec().getId();
+    int newId = again.getSpec().getId();
+
+    master.admin().call(s -> s.heartbeat(heartbeat(server, ServerLoad.newBuilder().setTablets(1).build(),
+        TabletRef.newBuilder().setTable("t").setTabletId(0).setTableId(oldId).build())));
+    Await.until("the dropped table's tablet closed by its id", () -> server.closes().stream()
+        .anyMatch(c -> c.getTable().equals("t") && c.getTabletId() == 0 && c.getTableId() == oldId));
+    Await.until("the new table's tablet opened", () -> server.opensOf("t", 0).size() == opensBefore + 1);
+
+    // Served as the new table's now; a dropped table's tablet in the same heartbeat is closed after
+    // it is looked at, and is waited for.
+    master.admin().call(s -> s.heartbeat(heartbeat(server, ServerLoad.newBuilder().setTablets(2).build(),
+        TabletRef.newBuilder().setTable("t").setTabletId(0).setTableId(newId).build(),
+        TabletRef.newBuilder().setTable("gone").setTabletId(4).build())));
+    Await.until("tablet of a dropped table closed", () -> server.closes().stream()
+        .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 4));
+    assertFalse(server.closes().stream().anyMatch(c -> c.getTable().equals("t") && c.getTableId() == newId),
+        "the new table's tablet is left alone");
+    assertEquals(opensBefore + 1, server.opensOf("t", 0).size(), "and not opened again");
+  }
+
   @Test
   void heartbeatClosesTabletsOfDroppedTables() {
     FakeTabletServer ts3 = master.servers().get("ts-3");

@@ -10,6 +10,7 @@ import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.logbase.common.Bytes;
+import org.logbase.common.Echo;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.KeyRanges;
@@ -131,8 +132,25 @@ public final class TabletRegistry {
       return byId.size();
     }
 
-    /** Throws {@link InvalidRequestException} if these tablets would overlap each other or open ones. */
+    /**
+     * Throws {@link InvalidRequestException} if these tablets would overlap each other or open ones,
+     * or share a table name with open ones (or each other) under another table id.
+     */
     public void checkCanOpen(Collection<TabletDescriptor> more) {
+      // One table of a name at a time: requests name tablets by table name, so a tablet of an
+      // earlier table of that name (dropped, its close failed) would answer for the new one's.
+      Map<String, Integer> tableIds = new HashMap<>();
+      byId.values().forEach(e -> tableIds.put(e.tablet().descriptor().schema().name(), e.id().tableId()));
+      for (TabletDescriptor d : more) {
+        Integer other = tableIds.putIfAbsent(d.schema().name(), d.schema().id());
+        if (other != null && other != d.schema().id()) {
+          throw new InvalidRequestException("cannot open tablet " + d.tabletId() + " of table '"
+              + Echo.of(d.schema().name()) + "' (id " + d.schema().id() + "): tablets of table id " + other
+              + " of that name are " + (byId.values().stream().anyMatch(e -> e.id().tableId() == other) ? "served"
+              : "being opened") + " here; " + (other < d.schema().id()
+              ? "that table was dropped, and the master closes them first" : "this open is of a dropped table"));
+        }
+      }
       Map<TabletDescriptor, Boolean> all = new HashMap<>();
       byId.values().forEach(e -> all.put(e.tablet().descriptor(), true));
       more.forEach(d -> all.put(d, true));

@@ -148,6 +148,15 @@ final class ServedTablets implements AutoCloseable {
     return engine.registry().snapshot().find(table, tabletId);
   }
 
+  /**
+   * The served tablet a close names: by name, and by table id unless that is 0 (not given). A
+   * tablet of an earlier table of that name (dropped, its close failed) is not the one asked for.
+   */
+  Tablet findServed(String table, int tableId, int tabletId) {
+    Tablet t = findServed(table, tabletId);
+    return t == null || tableId == 0 || t.descriptor().id().tableId() == tableId ? t : null;
+  }
+
   /** Checkpoints a served tablet that is about to close (see {@link StorageEngine#checkpointBeforeClose}). */
   void checkpointBeforeClose(Tablet t) throws IOException {
     engine.checkpointBeforeClose(t.descriptor().id());
@@ -182,7 +191,7 @@ final class ServedTablets implements AutoCloseable {
     List<TabletRef> out = new ArrayList<>();
     for (TabletRegistry.Entry e : engine.registry().snapshot().entries()) {
       out.add(TabletRef.newBuilder().setTable(e.tablet().descriptor().schema().name())
-          .setTabletId(e.id().tabletId()).build());
+          .setTabletId(e.id().tabletId()).setTableId(e.id().tableId()).build());
     }
     return out;
   }

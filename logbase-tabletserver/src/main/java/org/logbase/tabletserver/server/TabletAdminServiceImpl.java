@@ -73,7 +73,7 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
       // First: an open of this assignment arriving from now on is stale, whatever happens below; one
       // admitted before is waited for.
       tablets.beginClose(req.getTable(), req.getTableId(), req.getTabletId(), req.getAssignment(), drainMs);
-      Tablet t = tablets.findServed(req.getTable(), req.getTabletId());
+      Tablet t = tablets.findServed(req.getTable(), req.getTableId(), req.getTabletId());
       if (t == null) {
         return CloseTabletResponse.getDefaultInstance();
       }

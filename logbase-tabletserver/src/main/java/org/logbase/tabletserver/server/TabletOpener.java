@@ -93,7 +93,8 @@ final class TabletOpener implements AutoCloseable {
     synchronized (fence) {
       fence.closed(tableId, tabletId, assignment);
       for (Request r : pending) {
-        if (r.tablets().stream().anyMatch(d -> d.tabletId() == tabletId && d.schema().name().equals(table))) {
+        if (r.tablets().stream().anyMatch(d -> d.tabletId() == tabletId && d.schema().name().equals(table)
+            && (tableId == 0 || d.schema().id() == tableId))) {
           opens.add(r.done().handle((v, e) -> null));
         }
       }

@@ -195,12 +195,8 @@ class TabletServerTest {
    */
   @Test
   void anOpenOfAnAssignmentClosedHereIsRefused() throws Exception {
-    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = TabletAdminServiceGrpc.newBlockingStub(channel)
-        .withDeadlineAfter(60, TimeUnit.SECONDS);
-    TableSpec users;
-    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
-      users = SchemaProtos.toProto(client.admin().describeTable("users").schema());
-    }
+    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = admin(60);
+    TableSpec users = usersSpec();
     admin.closeTablet(CloseTabletRequest.newBuilder().setTable("users").setTableId(users.getId()).setTabletId(0)
         .setAssignment(1).build());
     assertFalse(serves(USERS0), "closed");
@@ -223,13 +219,9 @@ class TabletServerTest {
    */
   @Test
   void aCloseRacingAnOpenOfTheSameAssignmentLeavesTheTabletClosed() throws Exception {
-    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = TabletAdminServiceGrpc.newBlockingStub(channel)
-        .withDeadlineAfter(120, TimeUnit.SECONDS);
+    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = admin(120);
     TabletAdminServiceGrpc.TabletAdminServiceFutureStub opens = TabletAdminServiceGrpc.newFutureStub(channel);
-    TableSpec users;
-    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
-      users = SchemaProtos.toProto(client.admin().describeTable("users").schema());
-    }
+    TableSpec users = usersSpec();
     CloseTabletRequest.Builder close = CloseTabletRequest.newBuilder().setTable("users").setTableId(users.getId())
         .setTabletId(0);
     admin.closeTablet(close.setAssignment(1).build());
@@ -261,6 +253,34 @@ class TabletServerTest {
     } finally {
       closer.shutdownNow();
     }
+  }
+
+  /**
+   * Requests name tablets by table name, so one server serves the tablets of one table of a name
+   * at a time. A tablet of a table dropped and created again under its name (another id) is not
+   * opened while the other's is served, and a close names the table id it means: before, a move's
+   * close of the new table's tablet closed the dropped table's one of the same name and answered
+   * "closed" while the new one went on serving (an independent review's test).
+   */
+  @Test
+  void aServerServesOneTableOfANameAndClosesTheOneTheCloseNames() throws Exception {
+    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = admin(60);
+    TableSpec users = usersSpec();
+    TableSpec other = users.toBuilder().setId(users.getId() + 1).build();
+    TabletSpec first = TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t")).build();
+    StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> admin.openTablets(
+        OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(other).setTablet(first)
+            .setAssignment(5)).build()));
+    assertEquals(Status.Code.INVALID_ARGUMENT, refused.getStatus().getCode());
+    assertTrue(refused.getStatus().getDescription().contains("tablets of table id " + users.getId()
+        + " of that name are served here"), refused.getStatus().getDescription());
+
+    admin.closeTablet(CloseTabletRequest.newBuilder().setTable("users").setTableId(other.getId()).setTabletId(0)
+        .setAssignment(5).build());
+    assertTrue(serves(USERS0), "a close of another table's tablet 0 of that name leaves this one");
+    admin.closeTablet(CloseTabletRequest.newBuilder().setTable("users").setTableId(users.getId()).setTabletId(0)
+        .setAssignment(5).build());
+    assertFalse(serves(USERS0), "the close naming its table closes it");
   }
 
   @Test
@@ -384,6 +404,18 @@ class TabletServerTest {
     data.decide(DecideRequest.newBuilder().setStartTs(12347).setCommit(false).build());
     try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
       assertEquals(2, reportedLoad(client, l -> l.unknownDecides() > 0 && l.requests() >= 2).unknownDecides());
+    }
+  }
+
+  /** The server's admin calls (the master's), each within {@code seconds}. */
+  TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin(int seconds) {
+    return TabletAdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(seconds, TimeUnit.SECONDS);
+  }
+
+  /** The table "users" as the master describes it. */
+  TableSpec usersSpec() throws Exception {
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      return SchemaProtos.toProto(client.admin().describeTable("users").schema());
     }
   }
 
