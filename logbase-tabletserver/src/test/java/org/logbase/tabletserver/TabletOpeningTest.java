@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.common.Bytes.utf8;
 import static org.logbase.common.HybridTimestamp.LATEST;
 
@@ -20,6 +21,7 @@ import org.logbase.common.Config;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.KeyOutOfRangeException;
 import org.logbase.common.Row;
+import org.logbase.common.schema.TableSchema;
 import org.logbase.log.Durability;
 import org.logbase.recovery.RecoveryReport;
 import org.logbase.tablet.Tablet;
@@ -118,6 +120,28 @@ class TabletOpeningTest {
         assertThrows(KeyOutOfRangeException.class, () -> other.get(utf8(v.getKey()), null, LATEST),
             "the other daughter does not hold " + v.getKey());
       }
+    }
+  }
+
+  /**
+   * Requests name tablets by table name: a tablet of another table of the same name (dropped and
+   * created again, so another id) is not opened while one of the first is open, in either order,
+   * nor two of them in one call; once the first is closed, the other opens.
+   */
+  @Test
+  void tabletsOfTwoTablesOfOneNameAreNotOpenTogether() throws Exception {
+    TableSchema again = new TableSchema(TestTables.KV.name(), TestTables.KV.id() + 7, TestTables.KV.columnGroups());
+    TabletDescriptor first = TestTables.whole(TestTables.KV);
+    TabletDescriptor second = new TabletDescriptor(again, 3, utf8("x"), null);
+    try (StorageEngine e = StorageEngine.open(options())) {
+      e.openTablet(first);
+      InvalidRequestException refused = assertThrows(InvalidRequestException.class, () -> e.openTablet(second));
+      assertTrue(refused.getMessage().contains("tablets of table id " + TestTables.KV.id() + " of that name are served"),
+          refused.getMessage());
+      e.closeTablet(first.id(), false);
+      assertThrows(InvalidRequestException.class, () -> e.openTablets(List.of(second, first)), "both at once");
+      e.openTablet(second);
+      assertThrows(InvalidRequestException.class, () -> e.openTablet(first), "the other way round");
     }
   }
 

@@ -37,9 +37,10 @@ final class ServedTablets implements AutoCloseable {
   private final TabletOpener opener;
   private volatile String stopReason;
 
-  ServedTablets(StorageEngine engine) {
+  /** @param assignments what an open is checked against just before it is carried out */
+  ServedTablets(StorageEngine engine, TabletOpener.Assignments assignments) {
     this.engine = engine;
-    this.opener = new TabletOpener(engine);
+    this.opener = new TabletOpener(engine, assignments);
   }
 
   /** The tablet a request names; refuses when stopping or when this server does not serve it. */

@@ -1,5 +1,6 @@
 package org.logbase.tabletserver.server;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -27,11 +28,12 @@ import org.slf4j.LoggerFactory;
 final class TabletOpener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TabletOpener.class);
 
-  private record Request(List<TabletDescriptor> tablets, CompletableFuture<Void> done) {}
+  private record Request(List<Assigned> tablets, CompletableFuture<Void> done) {}
 
   private static final Request STOP = new Request(List.of(), new CompletableFuture<>());
 
   private final StorageEngine engine;
+  private final Assignments assignments;
   private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
   /** The newest assignment of each tablet closed here; its lock also guards admitting to {@link #pending}. */
   private final AssignmentFence fence = new AssignmentFence();
@@ -40,14 +42,25 @@ final class TabletOpener implements AutoCloseable {
   private final Thread thread;
   private boolean closed; // guarded by fence
 
-  TabletOpener(StorageEngine engine) {
+  TabletOpener(StorageEngine engine, Assignments assignments) {
     this.engine = engine;
+    this.assignments = assignments;
     this.thread = Threads.newDaemon("tablet-opener", this::run);
     this.thread.start();
   }
 
   /** A tablet the master asks this server to open, and the assignment it opens (0: none named). */
   record Assigned(TabletDescriptor tablet, long assignment) {}
+
+  /**
+   * The cluster's record of who serves which tablet ({@link ZooKeeperAssignments}): consulted
+   * just before a batch opens, so an open the assignment has moved past is left out however it
+   * reached this server (this process never had the close that fences it).
+   */
+  interface Assignments {
+    /** The opens of {@code asked} that the assignment gives this server now; those naming none (0) are kept. */
+    List<Assigned> current(List<Assigned> asked) throws IOException;
+  }
 
   /**
    * Queues tablets to open, leaving out those whose assignment was closed here already (stale
@@ -60,11 +73,11 @@ final class TabletOpener implements AutoCloseable {
       if (closed) {
         return CompletableFuture.failedFuture(new ServerStoppingException("tablet server is stopping"));
       }
-      List<TabletDescriptor> admitted = new ArrayList<>(tablets.size());
+      List<Assigned> admitted = new ArrayList<>(tablets.size());
       for (Assigned a : tablets) {
         TabletDescriptor d = a.tablet();
         if (fence.admits(d.schema().id(), d.tabletId(), a.assignment())) {
-          admitted.add(d);
+          admitted.add(a);
         } else {
           LOG.warn("refused a stale open of tablet {} of '{}' (assignment {}): it was closed here since",
               d.tabletId(), Echo.of(d.schema().name()), a.assignment());
@@ -93,8 +106,8 @@ final class TabletOpener implements AutoCloseable {
     synchronized (fence) {
       fence.closed(tableId, tabletId, assignment);
       for (Request r : pending) {
-        if (r.tablets().stream().anyMatch(d -> d.tabletId() == tabletId && d.schema().name().equals(table)
-            && (tableId == 0 || d.schema().id() == tableId))) {
+        if (r.tablets().stream().map(Assigned::tablet).anyMatch(d -> d.tabletId() == tabletId
+            && d.schema().name().equals(table) && (tableId == 0 || d.schema().id() == tableId))) {
           opens.add(r.done().handle((v, e) -> null));
         }
       }
@@ -112,11 +125,11 @@ final class TabletOpener implements AutoCloseable {
       }
       queue.drainTo(batch);
       boolean stop = batch.remove(STOP);
-      List<TabletDescriptor> all = new ArrayList<>();
+      List<Assigned> all = new ArrayList<>();
       batch.forEach(r -> all.addAll(r.tablets()));
       if (!all.isEmpty()) {
         try {
-          engine.openTablets(all);
+          openCurrent(all);
           batch.forEach(r -> r.done().complete(null));
         } catch (InvalidRequestException e) {
           // One bad request must not fail the others it was batched with: each on its own.
@@ -133,9 +146,14 @@ final class TabletOpener implements AutoCloseable {
     }
   }
 
+  /** Opens those of {@code asked} that the assignment gives this server now. */
+  private void openCurrent(List<Assigned> asked) throws IOException {
+    engine.openTablets(assignments.current(asked).stream().map(Assigned::tablet).toList());
+  }
+
   private void openAlone(Request r) {
     try {
-      engine.openTablets(r.tablets());
+      openCurrent(r.tablets());
       r.done().complete(null);
     } catch (Exception | Error e) {
       r.done().completeExceptionally(e);

@@ -171,7 +171,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         .withOtherLogs(new DeadServerLogs(zk, paths))
         .withLogSeals(new ZooKeeperLogSeals(zk, paths))
         .withDroppedTables(new ZooKeeperDroppedTables(zk, paths)));
-    tablets = new ServedTablets(engine);
+    tablets = new ServedTablets(engine, new ZooKeeperAssignments(zk, paths, id));
     Calls calls = new Calls(() -> {
       tablets.checkServing();
       lease.checkAnswering();

@@ -1,0 +1,97 @@
+package org.logbase.tabletserver.server;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.logbase.common.Echo;
+import org.logbase.common.ZkPaths;
+import org.logbase.rpc.TableMeta;
+import org.logbase.rpc.TabletLocation;
+import org.logbase.tablet.TabletDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tablet assignments as the master records them in ZooKeeper ({@link ZkPaths#table}): an open
+ * is carried out only if the table's metadata, read after a sync, gives the tablet to this server
+ * at the assignment the open names. The master writes an assignment before it sends the open, so a
+ * current open always passes; one that the metadata has moved past is stale, however it got here (a
+ * call held by a channel while this server restarted, a deposed master's).
+ */
+final class ZooKeeperAssignments implements TabletOpener.Assignments {
+  private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperAssignments.class);
+
+  private final CuratorFramework zk;
+  private final ZkPaths paths;
+  private final String serverId;
+
+  ZooKeeperAssignments(CuratorFramework zk, ZkPaths paths, String serverId) {
+    this.zk = zk;
+    this.paths = paths;
+    this.serverId = serverId;
+  }
+
+  @Override
+  public List<TabletOpener.Assigned> current(List<TabletOpener.Assigned> asked) throws IOException {
+    Map<String, TableMeta> metas = new HashMap<>();
+    List<TabletOpener.Assigned> out = new ArrayList<>(asked.size());
+    for (TabletOpener.Assigned a : asked) {
+      if (a.assignment() == 0) {
+        out.add(a); // names no assignment (a split's own open, tools): not checked
+        continue;
+      }
+      TabletDescriptor d = a.tablet();
+      String table = d.schema().name();
+      if (!metas.containsKey(table)) {
+        metas.put(table, read(table));
+      }
+      String why = mismatch(metas.get(table), a);
+      if (why == null) {
+        out.add(a);
+      } else {
+        LOG.warn("refused an open of tablet {} of '{}' (table id {}, assignment {}): {}", d.tabletId(),
+            Echo.of(table), d.schema().id(), a.assignment(), why);
+      }
+    }
+    return out;
+  }
+
+  /** Why the metadata does not give {@code a}'s tablet to this server at its assignment, or null if it does. */
+  private String mismatch(TableMeta meta, TabletOpener.Assigned a) {
+    if (meta == null) {
+      return "the table does not exist (dropped)";
+    }
+    if (meta.getSpec().getId() != a.tablet().schema().id()) {
+      return "the table of that name has id " + meta.getSpec().getId() + " now";
+    }
+    for (TabletLocation t : meta.getTabletsList()) {
+      if (t.getTablet().getTabletId() == a.tablet().tabletId()) {
+        if (!t.getServerId().equals(serverId) || t.getAssignment() != a.assignment()) {
+          return "the metadata gives it to " + t.getServerId() + " at assignment " + t.getAssignment();
+        }
+        return null;
+      }
+    }
+    return "the table has no such tablet now (split?)";
+  }
+
+  /** The table's metadata as ZooKeeper's leader has it, or null if there is no such table. */
+  private TableMeta read(String table) throws IOException {
+    String path = paths.table(table);
+    try {
+      zk.sync().forPath(path);
+      return TableMeta.parseFrom(zk.getData().forPath(path));
+    } catch (KeeperException.NoNodeException e) {
+      return null;
+    } catch (InvalidProtocolBufferException e) {
+      throw new IOException("the metadata of table '" + Echo.of(table) + "' in ZooKeeper is unreadable", e);
+    } catch (Exception e) {
+      throw new IOException("cannot read the assignment of table '" + Echo.of(table) + "' from ZooKeeper: " + e, e);
+    }
+  }
+}
