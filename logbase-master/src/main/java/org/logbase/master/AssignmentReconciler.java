@@ -86,13 +86,19 @@ final class AssignmentReconciler {
       tableIds.put(table.getSpec().getName(), table.getSpec().getId());
     }
     // A server that was unreachable when its table was dropped still serves the tablets, perhaps
-    // under a name that a table created since has again (the server opens none of that table's
-    // tablets until they are closed): closed by the dropped table's id, before the opens below.
+    // under a name that a table created since has again: closed by the dropped table's id. The
+    // server opens none of the new table's tablets while it serves one of the dropped table's, so
+    // those are opened at a heartbeat that no longer lists it (an open sent now, beside the close,
+    // would be refused with every tablet sent with it).
     Set<String> served = new HashSet<>();
+    Set<String> namesakesClosing = new HashSet<>();
     for (TabletRef ref : serving) {
       if (isCurrent(ref, tableIds)) {
         served.add(TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
       } else {
+        if (tableIds.containsKey(ref.getTable())) {
+          namesakesClosing.add(ref.getTable());
+        }
         LOG.info("server {} serves tablet {} of a dropped table{}: closing it", serverId,
             TableMetas.tabletName(ref.getTable(), ref.getTabletId()),
             ref.getTableId() == 0 ? "" : " (table id " + ref.getTableId() + ")");
@@ -106,7 +112,8 @@ final class AssignmentReconciler {
         String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
         // A tablet being moved is closed on its server on purpose: not opened there again; one
         // being split is TabletSplits' (its server opens it, if need be, to split it).
-        if (t.getServerId().equals(serverId) && !served.contains(name) && !TableMetas.changing(t)) {
+        if (t.getServerId().equals(serverId) && !served.contains(name) && !TableMetas.changing(t)
+            && !namesakesClosing.contains(table.getSpec().getName())) {
           missing.add(TabletCommands.Assignment.of(table.getSpec(), t));
         }
       }

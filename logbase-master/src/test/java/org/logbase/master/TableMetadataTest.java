@@ -280,19 +280,29 @@ class TableMetadataTest {
     int oldId = dropped.getSpec().getId();
     int newId = again.getSpec().getId();
 
-    master.admin().call(s -> s.heartbeat(heartbeat(server, ServerLoad.newBuilder().setTablets(1).build(),
-        TabletRef.newBuilder().setTable("t").setTabletId(0).setTableId(oldId).build())));
+    master.admin().call(s -> s.heartbeat(heartbeat(server, ServerLoad.newBuilder().setTablets(2).build(),
+        TabletRef.newBuilder().setTable("t").setTabletId(0).setTableId(oldId).build(),
+        TabletRef.newBuilder().setTable("gone").setTabletId(4).build())));
     Await.until("the dropped table's tablet closed by its id", () -> server.closes().stream()
         .anyMatch(c -> c.getTable().equals("t") && c.getTabletId() == 0 && c.getTableId() == oldId));
+    Await.until("barrier: the other dropped table's close", () -> server.closes().stream()
+        .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 4));
+    assertEquals(opensBefore, server.opensOf("t", 0).size(), "not opened beside the close of its namesake");
+    // Not opened beside that close (the server would refuse it while the other is served): at the
+    // next heartbeat, which no longer lists the dropped table's tablet.
+    master.admin().call(s -> s.heartbeat(heartbeat(server, ServerLoad.getDefaultInstance(),
+        TabletRef.newBuilder().setTable("gone").setTabletId(5).build())));
+    Await.until("barrier: the next heartbeat's close", () -> server.closes().stream()
+        .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 5));
     Await.until("the new table's tablet opened", () -> server.opensOf("t", 0).size() == opensBefore + 1);
 
     // Served as the new table's now; a dropped table's tablet in the same heartbeat is closed after
     // it is looked at, and is waited for.
     master.admin().call(s -> s.heartbeat(heartbeat(server, ServerLoad.newBuilder().setTablets(2).build(),
         TabletRef.newBuilder().setTable("t").setTabletId(0).setTableId(newId).build(),
-        TabletRef.newBuilder().setTable("gone").setTabletId(4).build())));
+        TabletRef.newBuilder().setTable("gone").setTabletId(6).build())));
     Await.until("tablet of a dropped table closed", () -> server.closes().stream()
-        .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 4));
+        .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 6));
     assertFalse(server.closes().stream().anyMatch(c -> c.getTable().equals("t") && c.getTableId() == newId),
         "the new table's tablet is left alone");
     assertEquals(opensBefore + 1, server.opensOf("t", 0).size(), "and not opened again");

@@ -68,9 +68,8 @@ final class DeadServerLogs implements OtherLogs {
   private boolean registered(String serverId) throws IOException {
     try {
       // Synced first: this server's ZooKeeper may be a follower that has not yet applied the end of
-      // the other server's session, which the master saw before it moved the tablet here. The sync
-      // runs in the background, but a session's requests are served in order: the read follows it.
-      zk.sync().forPath(paths.server(serverId));
+      // the other server's session, which the master saw before it moved the tablet here.
+      ZooKeeperSync.await(zk, paths.server(serverId));
       return zk.checkExists().forPath(paths.server(serverId)) != null;
     } catch (Exception e) {
       throw new IOException("cannot tell whether server " + serverId + " is live: " + e, e);

@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.logbase.common.Echo;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
 import org.logbase.tablet.TabletDescriptor;
@@ -19,9 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The tablet assignments as the master records them in ZooKeeper ({@link ZkPaths#table}): an open
  * is carried out only if the table's metadata, read after a sync, gives the tablet to this server
- * at the assignment the open names. The master writes an assignment before it sends the open, so a
- * current open always passes; one that the metadata has moved past is stale, however it got here (a
- * call held by a channel while this server restarted, a deposed master's).
+ * at the assignment the open names, with the column groups the table has now. The master writes an
+ * assignment (and a schema) before it sends the open, so a current open always passes; one that
+ * the metadata has moved past is stale, however it got here (a call held by a channel while this
+ * server restarted, a deposed master's, a reconciler's open from before an alter).
  */
 final class ZooKeeperAssignments implements TabletOpener.Assignments {
   private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperAssignments.class);
@@ -69,6 +71,9 @@ final class ZooKeeperAssignments implements TabletOpener.Assignments {
     if (meta.getSpec().getId() != a.tablet().schema().id()) {
       return "the table of that name has id " + meta.getSpec().getId() + " now";
     }
+    if (!SchemaProtos.fromProto(meta.getSpec()).columnGroups().equals(a.tablet().schema().columnGroups())) {
+      return "its column groups have changed since (altered)";
+    }
     for (TabletLocation t : meta.getTabletsList()) {
       if (t.getTablet().getTabletId() == a.tablet().tabletId()) {
         if (!t.getServerId().equals(serverId) || t.getAssignment() != a.assignment()) {
@@ -84,7 +89,7 @@ final class ZooKeeperAssignments implements TabletOpener.Assignments {
   private TableMeta read(String table) throws IOException {
     String path = paths.table(table);
     try {
-      zk.sync().forPath(path);
+      ZooKeeperSync.await(zk, path);
       return TableMeta.parseFrom(zk.getData().forPath(path));
     } catch (KeeperException.NoNodeException e) {
       return null;

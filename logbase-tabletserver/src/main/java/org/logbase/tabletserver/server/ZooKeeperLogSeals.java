@@ -32,7 +32,7 @@ final class ZooKeeperLogSeals implements LogSeals {
     }
     try {
       // Synced first: the seal may have been written through another ZooKeeper server moments ago.
-      zk.sync().forPath(paths.logSeal(segment));
+      ZooKeeperSync.await(zk, paths.logSeal(segment));
       return remember(segment, ByteBuffer.wrap(zk.getData().forPath(paths.logSeal(segment))).getLong());
     } catch (KeeperException.NoNodeException e) {
       return UNSEALED;
