@@ -42,6 +42,7 @@ final class ZooKeeperAssignments implements TabletOpener.Assignments {
   public List<TabletOpener.Assigned> current(List<TabletOpener.Assigned> asked) throws IOException {
     Map<String, TableMeta> metas = new HashMap<>();
     List<TabletOpener.Assigned> out = new ArrayList<>(asked.size());
+    boolean synced = false;
     for (TabletOpener.Assigned a : asked) {
       if (a.assignment() == 0) {
         out.add(a); // names no assignment (a split's own open, tools): not checked
@@ -50,6 +51,11 @@ final class ZooKeeperAssignments implements TabletOpener.Assignments {
       TabletDescriptor d = a.tablet();
       String table = d.schema().name();
       if (!metas.containsKey(table)) {
+        if (!synced) {
+          // Once per batch: a sync brings this session's ZooKeeper server up to the leader, whatever the path.
+          ZooKeeperSync.await(zk, paths.tables());
+          synced = true;
+        }
         metas.put(table, read(table));
       }
       String why = mismatch(metas.get(table), a);
@@ -85,11 +91,10 @@ final class ZooKeeperAssignments implements TabletOpener.Assignments {
     return "the table has no such tablet now (split?)";
   }
 
-  /** The table's metadata as ZooKeeper's leader has it, or null if there is no such table. */
+  /** The table's metadata (read after the batch's sync), or null if there is no such table. */
   private TableMeta read(String table) throws IOException {
     String path = paths.table(table);
     try {
-      ZooKeeperSync.await(zk, path);
       return TableMeta.parseFrom(zk.getData().forPath(path));
     } catch (KeeperException.NoNodeException e) {
       return null;

@@ -29,7 +29,8 @@ final class ZooKeeperSync {
     try {
       zk.sync().inBackground((client, event) -> done.complete(event.getResultCode())).forPath(path);
       int rc = done.get(timeoutMs, TimeUnit.MILLISECONDS);
-      // A path that does not exist is the read's to report.
+      // ZooKeeper's sync does not look at the path (a missing one answers OK): NONODE is taken as
+      // OK all the same, and left to the read to report.
       if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NONODE.intValue()) {
         throw new IOException("ZooKeeper sync of " + path + " failed: " + KeeperException.Code.get(rc));
       }
