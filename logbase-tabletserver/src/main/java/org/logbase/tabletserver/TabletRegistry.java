@@ -142,12 +142,11 @@ public final class TabletRegistry {
       Map<String, Integer> tableIds = new HashMap<>();
       byId.values().forEach(e -> tableIds.put(e.tablet().descriptor().schema().name(), e.id().tableId()));
       for (TabletDescriptor d : more) {
-        Integer other = tableIds.putIfAbsent(d.schema().name(), d.schema().id());
-        if (other != null && other != d.schema().id()) {
+        int other = tableIds.merge(d.schema().name(), d.schema().id(), (open, asked) -> open);
+        if (other != d.schema().id()) {
           throw new InvalidRequestException("cannot open tablet " + d.tabletId() + " of table '"
               + Echo.of(d.schema().name()) + "' (id " + d.schema().id() + "): tablets of table id " + other
-              + " of that name are " + (byId.values().stream().anyMatch(e -> e.id().tableId() == other) ? "served"
-              : "being opened") + " here; " + (other < d.schema().id()
+              + " of that name are served or being opened here; " + (other < d.schema().id()
               ? "that table was dropped, and the master closes them first" : "this open is of a dropped table"));
         }
       }

@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.logbase.common.Echo;
 import org.logbase.common.ZkPaths;
+import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
@@ -38,9 +39,18 @@ final class ZooKeeperAssignments implements TabletOpener.Assignments {
     this.serverId = serverId;
   }
 
+  /** One table's metadata as the check needs it: parsed once per batch, its tablets by id. */
+  private record Table(int id, List<ColumnGroup> groups, Map<Integer, TabletLocation> tablets) {
+    static Table of(TableMeta meta) {
+      Map<Integer, TabletLocation> tablets = new HashMap<>();
+      meta.getTabletsList().forEach(t -> tablets.put(t.getTablet().getTabletId(), t));
+      return new Table(meta.getSpec().getId(), SchemaProtos.fromProto(meta.getSpec()).columnGroups(), tablets);
+    }
+  }
+
   @Override
   public List<TabletOpener.Assigned> current(List<TabletOpener.Assigned> asked) throws IOException {
-    Map<String, TableMeta> metas = new HashMap<>();
+    Map<String, Table> tables = new HashMap<>();
     List<TabletOpener.Assigned> out = new ArrayList<>(asked.size());
     boolean synced = false;
     for (TabletOpener.Assigned a : asked) {
@@ -49,46 +59,46 @@ final class ZooKeeperAssignments implements TabletOpener.Assignments {
         continue;
       }
       TabletDescriptor d = a.tablet();
-      String table = d.schema().name();
-      if (!metas.containsKey(table)) {
+      String name = d.schema().name();
+      if (!tables.containsKey(name)) {
         if (!synced) {
           // Once per batch: a sync brings this session's ZooKeeper server up to the leader, whatever the path.
           ZooKeeperSync.await(zk, paths.tables());
           synced = true;
         }
-        metas.put(table, read(table));
+        TableMeta meta = read(name);
+        tables.put(name, meta == null ? null : Table.of(meta));
       }
-      String why = mismatch(metas.get(table), a);
+      String why = mismatch(tables.get(name), a);
       if (why == null) {
         out.add(a);
       } else {
         LOG.warn("refused an open of tablet {} of '{}' (table id {}, assignment {}): {}", d.tabletId(),
-            Echo.of(table), d.schema().id(), a.assignment(), why);
+            Echo.of(name), d.schema().id(), a.assignment(), why);
       }
     }
     return out;
   }
 
   /** Why the metadata does not give {@code a}'s tablet to this server at its assignment, or null if it does. */
-  private String mismatch(TableMeta meta, TabletOpener.Assigned a) {
-    if (meta == null) {
+  private String mismatch(Table table, TabletOpener.Assigned a) {
+    if (table == null) {
       return "the table does not exist (dropped)";
     }
-    if (meta.getSpec().getId() != a.tablet().schema().id()) {
-      return "the table of that name has id " + meta.getSpec().getId() + " now";
+    if (table.id() != a.tablet().schema().id()) {
+      return "the table of that name has id " + table.id() + " now";
     }
-    if (!SchemaProtos.fromProto(meta.getSpec()).columnGroups().equals(a.tablet().schema().columnGroups())) {
+    if (!table.groups().equals(a.tablet().schema().columnGroups())) {
       return "its column groups have changed since (altered)";
     }
-    for (TabletLocation t : meta.getTabletsList()) {
-      if (t.getTablet().getTabletId() == a.tablet().tabletId()) {
-        if (!t.getServerId().equals(serverId) || t.getAssignment() != a.assignment()) {
-          return "the metadata gives it to " + t.getServerId() + " at assignment " + t.getAssignment();
-        }
-        return null;
-      }
+    TabletLocation t = table.tablets().get(a.tablet().tabletId());
+    if (t == null) {
+      return "the table has no such tablet now (split?)";
     }
-    return "the table has no such tablet now (split?)";
+    if (!t.getServerId().equals(serverId) || t.getAssignment() != a.assignment()) {
+      return "the metadata gives it to " + t.getServerId() + " at assignment " + t.getAssignment();
+    }
+    return null;
   }
 
   /** The table's metadata (read after the batch's sync), or null if there is no such table. */

@@ -2,7 +2,6 @@ package org.logbase.tabletserver.server;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.CuratorFramework;
@@ -26,25 +25,22 @@ final class ZooKeeperSync {
   static void await(CuratorFramework zk, String path) throws IOException {
     CompletableFuture<Integer> done = new CompletableFuture<>();
     long timeoutMs = zk.getZookeeperClient().getConnectionTimeoutMs();
+    int rc;
     try {
       zk.sync().inBackground((client, event) -> done.complete(event.getResultCode())).forPath(path);
-      int rc = done.get(timeoutMs, TimeUnit.MILLISECONDS);
-      // ZooKeeper's sync does not look at the path (a missing one answers OK): NONODE is taken as
-      // OK all the same, and left to the read to report.
-      if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NONODE.intValue()) {
-        throw new IOException("ZooKeeper sync of " + path + " failed: " + KeeperException.Code.get(rc));
-      }
+      rc = done.get(timeoutMs, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while syncing " + path + " with ZooKeeper", e);
     } catch (TimeoutException e) {
       throw new IOException("ZooKeeper sync of " + path + " did not finish within " + timeoutMs + " ms", e);
-    } catch (ExecutionException e) {
-      throw new IOException("ZooKeeper sync of " + path + " failed: " + e.getCause(), e.getCause());
-    } catch (IOException e) {
-      throw e;
     } catch (Exception e) {
       throw new IOException("ZooKeeper sync of " + path + " failed: " + e, e);
+    }
+    // ZooKeeper's sync does not look at the path (a missing one answers OK): NONODE is taken as OK
+    // all the same, and left to the read to report.
+    if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NONODE.intValue()) {
+      throw new IOException("ZooKeeper sync of " + path + " failed: " + KeeperException.Code.get(rc));
     }
   }
 }
