@@ -63,8 +63,8 @@ public final class Chaos implements Callable<Integer> {
   @Option(names = "--duration", defaultValue = "180", description = "Seconds of faults and load (default: ${DEFAULT-VALUE}).")
   int durationSeconds;
   @Option(names = "--faults", defaultValue = "all", description = "all, none, or a list of: kill-tabletserver, "
-      + "kill-in-recovery, kill-master, pause-tabletserver, pause-master, starve-tabletserver, kill-zookeeper, "
-      + "kill-client (default: ${DEFAULT-VALUE}).")
+      + "kill-in-recovery, slow-recovery, kill-master, pause-tabletserver, pause-master, partition-tabletserver, "
+      + "partition-master, starve-tabletserver, kill-zookeeper, kill-client (default: ${DEFAULT-VALUE}).")
   String faults;
   @Option(names = "--mean-interval", defaultValue = "4", description = "Mean seconds between faults per nemesis thread (default: ${DEFAULT-VALUE}).")
   double meanIntervalSeconds;

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster under test: ZooKeeper, masters and tablet servers, each a process of its own
  * ({@link Daemon}), logs on the local file system under the run's directory. The nemesis kills,
- * pauses and restarts them; {@link #heal} brings every one back.
+ * pauses and restarts them; {@link #heal} brings every one back. Masters and tablet servers reach ZooKeeper
+ * through a {@link Link} each, which the nemesis cuts to partition one from it.
  */
 public final class ChaosCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChaosCluster.class);
@@ -40,6 +41,8 @@ public final class ChaosCluster implements AutoCloseable {
   private final Map<String, Daemon> masters = new LinkedHashMap<>();
   private final Map<String, Daemon> tabletServers = new LinkedHashMap<>();
   private final List<Daemon> others = new CopyOnWriteArrayList<>();
+  /** Each master's and tablet server's path to ZooKeeper, which a partition cuts. */
+  private final Map<Daemon, Link> zooKeeperLinks = new LinkedHashMap<>();
 
   /**
    * @param settings lines for the cluster's logbase.properties, on top of the defaults here
@@ -63,20 +66,39 @@ public final class ChaosCluster implements AutoCloseable {
     all.put("logbase.fs.root", dir.resolve("fs").toUri().toString());
     all.put("tabletserver.heartbeat.interval.ms", "1000");
     all.putAll(settings);
-    List<String> lines = new ArrayList<>();
-    all.forEach((k, v) -> lines.add(k + "=" + v));
-    lines.add("");
-    Files.writeString(config, String.join("\n", lines), StandardCharsets.UTF_8);
+    writeConfig(config, all);
     for (int i = 1; i <= masterCount; i++) {
       String name = "master" + i;
-      masters.put(name, daemon(name, MasterServer.class, List.of("--config", config.toString(), "--port", "0")));
+      Link link = new Link(name, zkPort);
+      Daemon m = daemon(name, MasterServer.class, List.of("--config", linkedConfig(name, link, all), "--port", "0"));
+      masters.put(name, m);
+      zooKeeperLinks.put(m, link);
     }
     for (int i = 1; i <= serverCount; i++) {
       String id = "ts" + i;
-      List<String> args = List.of("--id", id, "--config", config.toString(), "--port", "0");
-      tabletServers.put(id, broken.isEmpty() ? daemon(id, TabletServer.class, args)
-          : daemon(id, BrokenTabletServer.class, concat(BrokenTabletServer.BROKEN + broken, args)));
+      Link link = new Link(id, zkPort);
+      List<String> args = List.of("--id", id, "--config", linkedConfig(id, link, all), "--port", "0");
+      Daemon ts = broken.isEmpty() ? daemon(id, TabletServer.class, args)
+          : daemon(id, BrokenTabletServer.class, concat(BrokenTabletServer.BROKEN + broken, args));
+      tabletServers.put(id, ts);
+      zooKeeperLinks.put(ts, link);
     }
+  }
+
+  /** Writes the configuration of the process {@code name}: the cluster's, with ZooKeeper reached through {@code link}. */
+  private String linkedConfig(String name, Link link, Map<String, String> settings) throws IOException {
+    Map<String, String> own = new LinkedHashMap<>(settings);
+    own.put("zookeeper.connect", "127.0.0.1:" + link.port());
+    Path p = dir.resolve("logbase-" + name + ".properties");
+    writeConfig(p, own);
+    return p.toString();
+  }
+
+  private static void writeConfig(Path p, Map<String, String> settings) throws IOException {
+    List<String> lines = new ArrayList<>();
+    settings.forEach((k, v) -> lines.add(k + "=" + v));
+    lines.add("");
+    Files.writeString(p, String.join("\n", lines), StandardCharsets.UTF_8);
   }
 
   private static List<String> concat(String first, List<String> rest) {
@@ -155,6 +177,9 @@ public final class ChaosCluster implements AutoCloseable {
    */
   public List<Daemon> heal() throws Exception {
     List<Daemon> restarted = new ArrayList<>();
+    for (Link link : zooKeeperLinks.values()) {
+      link.restore();
+    }
     for (Daemon d : all()) {
       d.resume();
     }
@@ -178,6 +203,15 @@ public final class ChaosCluster implements AutoCloseable {
     out.addAll(masters.values());
     out.addAll(tabletServers.values());
     return out;
+  }
+
+  /** The path from a master or tablet server to ZooKeeper ({@link Link#cut} partitions it). */
+  public Link zooKeeperLink(Daemon d) {
+    Link link = zooKeeperLinks.get(d);
+    if (link == null) {
+      throw new IllegalArgumentException(d + " has no link to ZooKeeper");
+    }
+    return link;
   }
 
   public Daemon zookeeper() {
@@ -237,6 +271,13 @@ public final class ChaosCluster implements AutoCloseable {
     Collections.reverse(reversed);
     for (Daemon d : reversed) {
       d.stop();
+    }
+    for (Link link : zooKeeperLinks.values()) {
+      try {
+        link.close();
+      } catch (IOException e) {
+        LOG.warn("closing {}", link, e);
+      }
     }
   }
 }

@@ -23,6 +23,14 @@ public enum Fault {
   PAUSE_TABLETSERVER("pause-tabletserver", 1),
   /** SIGSTOP the active master past its ZooKeeper session, then SIGCONT. */
   PAUSE_MASTER("pause-master", 1),
+  /**
+   * Cut a tablet server off from ZooKeeper for 1 s up to past its session, then restore the link:
+   * clients and masters still reach it, and it runs on, while its session expires and its tablets
+   * move (a partition; {@link org.logbase.chaos.cluster.Link}).
+   */
+  PARTITION_TABLETSERVER("partition-tabletserver", 1),
+  /** Cut the active master off from ZooKeeper past its session; tablet servers still reach it. */
+  PARTITION_MASTER("partition-master", 1),
   /** Starve a tablet server of CPU (5% of a core) for 5-15 s. */
   STARVE_TABLETSERVER("starve-tabletserver", 1),
   /** kill -9 ZooKeeper, restart it after 1-5 s (same data and port). */

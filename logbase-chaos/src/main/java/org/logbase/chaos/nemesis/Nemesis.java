@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import org.logbase.chaos.cluster.ChaosCluster;
 import org.logbase.chaos.cluster.CpuLimiter;
 import org.logbase.chaos.cluster.Daemon;
+import org.logbase.chaos.cluster.Link;
 import org.logbase.chaos.workload.RunClock;
 import org.logbase.client.LogBaseClient;
 import org.slf4j.Logger;
@@ -207,6 +208,14 @@ public final class Nemesis {
         m.resume();
         healIfDead(f, m);
       });
+      case PARTITION_TABLETSERVER -> withVictim(f, cluster.tabletServers(), ts -> {
+        long ms = 1000 + random().nextInt((int) sessionTimeout.toMillis() + 4000);
+        partition(f, ts, ms, ts.toString());
+      });
+      case PARTITION_MASTER -> withVictim(f, activeMaster(), m -> {
+        long ms = sessionTimeout.toMillis() + 2000 + random().nextInt(3000);
+        partition(f, m, ms, m + " (active master)");
+      });
       case STARVE_TABLETSERVER -> withVictim(f, cluster.tabletServers(), ts -> {
         long ms = 5000 + random().nextInt(10_000);
         long pid = ts.pid();
@@ -243,6 +252,20 @@ public final class Nemesis {
       LOG.info("nemesis: no active master found ({}); skipping", e.toString());
       return List.of();
     }
+  }
+
+  /** Cuts {@code d} off from ZooKeeper for {@code ms}, then restores its link. */
+  private void partition(Fault f, Daemon d, long ms, String who) throws Exception {
+    Link link = cluster.zooKeeperLink(d);
+    link.cut();
+    event(f, who + " cut off from ZooKeeper for " + ms + " ms (all else still reaches it)");
+    try {
+      pause(ms);
+    } finally {
+      link.restore();
+    }
+    event(f, who + " reaches ZooKeeper again");
+    healIfDead(f, d);
   }
 
   /** A process that died of the fault (its session expired) is started again. */
