@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 import org.logbase.client.LogBaseClient;
+import org.logbase.common.ClusterConfig;
 import org.logbase.dist.ClusterCheck;
 import org.logbase.master.MasterServer;
 import org.logbase.tabletserver.server.TabletServer;
@@ -88,7 +89,7 @@ public final class ChaosCluster implements AutoCloseable {
   /** Writes the configuration of the process {@code name}: the cluster's, with ZooKeeper reached through {@code link}. */
   private String linkedConfig(String name, Link link, Map<String, String> settings) throws IOException {
     Map<String, String> own = new LinkedHashMap<>(settings);
-    own.put("zookeeper.connect", "127.0.0.1:" + link.port());
+    own.put(ClusterConfig.ZK_CONNECT, "127.0.0.1:" + link.port());
     Path p = dir.resolve("logbase-" + name + ".properties");
     writeConfig(p, own);
     return p.toString();

@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
  * own, which the process is configured to connect to instead of ZooKeeper's. {@link #cut} partitions
  * the process from ZooKeeper while it runs on and everything else (clients, masters, the file
  * system) still reaches it. Bytes in flight either way are held, not dropped, as TCP retransmits
- * them across a partition, and no more are read, so both ends hear nothing; a connection opened
- * during the cut is accepted and carries nothing. {@link #restore} lets the held bytes through
- * and traffic flow again; a connection that one end gave up on meanwhile is closed at the other end
- * too once its close gets through. Thread-safe.
+ * them across a partition (at most one buffer each way already read when the cut began), and no
+ * more are read, so both ends hear nothing, not even a close: an end that closes or resets its
+ * connection during the cut is closed at the other end only after the restore. A connection opened
+ * during the cut is accepted and carries nothing. {@link #restore} lets the held bytes through and
+ * traffic flow again. Thread-safe.
  */
 public final class Link implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Link.class);
@@ -114,8 +115,21 @@ public final class Link implements Closeable {
     } catch (IOException | InterruptedException e) { // an end closed or reset the connection: it is over
       LOG.debug("link {}: connection ended: {}", name, e.toString());
     } finally {
+      holdWhileCut(); // a close, too, crosses only a link that is up
       close(from);
       close(to);
+    }
+  }
+
+  /** Waits until the link is up (or closed); an interrupt ends the wait early. */
+  private synchronized void holdWhileCut() {
+    while (cut && !closed) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

@@ -72,6 +72,28 @@ class LinkTest {
     }
   }
 
+  @Test
+  void aCloseDuringACutReachesTheOtherEndOnlyAfterTheRestore() throws Exception {
+    try (ServerSocket target = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+        Link link = new Link("test", target.getLocalPort());
+        Socket client = new Socket(InetAddress.getLoopbackAddress(), link.port());
+        Socket server = target.accept()) {
+      server.setSoTimeout(QUIET_MS);
+      client.setSoTimeout(QUIET_MS);
+      // A round trip each way first: both pumps have forwarded, and are back reading, when the cut comes.
+      send(client, "ping");
+      assertEquals("ping", receive(server, 4));
+      send(server, "pong");
+      assertEquals("pong", receive(client, 4));
+      link.cut();
+      client.close();
+      assertThrows(SocketTimeoutException.class, () -> server.getInputStream().read());
+      link.restore();
+      server.setSoTimeout(30_000);
+      assertEquals(-1, server.getInputStream().read());
+    }
+  }
+
   private static void send(Socket s, String text) throws Exception {
     OutputStream out = s.getOutputStream();
     out.write(text.getBytes(StandardCharsets.UTF_8));
