@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.TableMeta;
 import org.logbase.rpc.TabletLocation;
 import org.logbase.rpc.TabletRef;
@@ -82,19 +83,29 @@ final class AssignmentReconciler {
     failover.sawLive(serverId);
     List<TableMeta> all = tables.all();
     Map<String, Integer> tableIds = new HashMap<>();
+    Map<String, Long> fingerprints = new HashMap<>();
     for (TableMeta table : all) {
       tableIds.put(table.getSpec().getName(), table.getSpec().getId());
+      fingerprints.put(table.getSpec().getName(), SchemaProtos.fromProto(table.getSpec()).fingerprint());
     }
     // A server that was unreachable when its table was dropped still serves the tablets, perhaps
     // under a name that a table created since has again: closed by the dropped table's id. The
     // server opens none of the new table's tablets while it serves one of the dropped table's, so
     // those are opened at a heartbeat that no longer lists it (an open sent now, beside the close,
     // would be refused with every tablet sent with it).
+    // A tablet served with a schema other than its table's now (a schema change whose re-open failed
+    // there: the server was unreachable, or refused it) is opened again with the table's schema: a
+    // server changes a served tablet's schema in place.
     Set<String> served = new HashSet<>();
+    Set<String> staleSchema = new HashSet<>();
     Set<String> namesakesClosing = new HashSet<>();
     for (TabletRef ref : serving) {
       if (isCurrent(ref, tableIds)) {
-        served.add(TableMetas.tabletName(ref.getTable(), ref.getTabletId()));
+        String name = TableMetas.tabletName(ref.getTable(), ref.getTabletId());
+        served.add(name);
+        if (ref.getSchemaFingerprint() != 0 && ref.getSchemaFingerprint() != fingerprints.get(ref.getTable())) {
+          staleSchema.add(name);
+        }
       } else {
         if (tableIds.containsKey(ref.getTable())) {
           namesakesClosing.add(ref.getTable());
@@ -107,20 +118,27 @@ final class AssignmentReconciler {
       }
     }
     List<TabletCommands.Assignment> missing = new ArrayList<>();
+    int reschemed = 0;
     for (TableMeta table : all) {
       for (TabletLocation t : table.getTabletsList()) {
         String name = TableMetas.tabletName(table.getSpec().getName(), t.getTablet().getTabletId());
         // A tablet being moved is closed on its server on purpose: not opened there again; one
         // being split is TabletSplits' (its server opens it, if need be, to split it).
-        if (t.getServerId().equals(serverId) && !served.contains(name) && !TableMetas.changing(t)
-            && !namesakesClosing.contains(table.getSpec().getName())) {
+        if (t.getServerId().equals(serverId) && (!served.contains(name) || staleSchema.contains(name))
+            && !TableMetas.changing(t) && !namesakesClosing.contains(table.getSpec().getName())) {
           missing.add(TabletCommands.Assignment.of(table.getSpec(), t));
+          reschemed += served.contains(name) ? 1 : 0;
         }
       }
     }
     if (!missing.isEmpty()) {
-      LOG.info("server {} does not serve {} of its tablets (e.g. {}): opening them", serverId, missing.size(),
-          TableMetas.tabletName(missing.get(0).table().getName(), missing.get(0).tablet().getTabletId()));
+      String example = TableMetas.tabletName(missing.get(0).table().getName(), missing.get(0).tablet().getTabletId());
+      if (reschemed == 0) {
+        LOG.info("server {} does not serve {} of its tablets (e.g. {}): opening them", serverId, missing.size(), example);
+      } else {
+        LOG.info("server {} does not serve {} of its tablets, or serves them with an earlier schema ({} of them;"
+            + " e.g. {}): opening them with their table's schema", serverId, missing.size(), reschemed, example);
+      }
       commands.open(serverId, address, missing);
     }
   }

@@ -2,6 +2,7 @@ package org.logbase.master;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,7 +19,9 @@ import org.logbase.common.InvalidRequestException;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.TableExistsException;
 import org.logbase.common.TableNotFoundException;
+import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.AddColumnGroupRequest;
+import org.logbase.rpc.AlterColumnGroupRequest;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.ClusterStatusResponse;
 import org.logbase.rpc.ColumnGroupSpec;
@@ -247,6 +250,49 @@ class TableMetadataTest {
 
     Await.until("tablet " + missing + " re-opened on ts-1", () -> ts1.opensOf("t", missing).size() == 2);
     assertEquals(1, ts1.opensOf("t", served).size(), "a served tablet is left alone");
+  }
+
+  /**
+   * A schema change whose re-open failed on a server (unreachable, or refused) left the tablet served
+   * there with the old column groups until the next change, move or restart of that server. A
+   * heartbeat says which schema each tablet is served with now, and the master opens again, with the
+   * table's schema, a tablet served with another; one served with the table's schema is left alone.
+   */
+  @Test
+  void heartbeatReopensATabletServedWithAnEarlierSchema() {
+    TableMeta created = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "b", "d", "f", "h", "j")));
+    List<Integer> ofTs1 = created.getTabletsList().stream().filter(t -> t.getServerId().equals("ts-1"))
+        .map(t -> t.getTablet().getTabletId()).toList();
+    assertEquals(2, ofTs1.size());
+    int stale = ofTs1.get(0);
+    int other = ofTs1.get(1);
+    FakeTabletServer ts1 = master.servers().get("ts-1");
+    ts1.failOpens(true);
+    TableMeta altered = master.admin().call(s -> s.alterColumnGroup(AlterColumnGroupRequest.newBuilder()
+        .setTable("t").setColumnGroup("cf").setMaxVersions(3).build()));
+    ts1.failOpens(false);
+    long before = SchemaProtos.fromProto(created.getSpec()).fingerprint();
+    long now = SchemaProtos.fromProto(altered.getSpec()).fingerprint();
+    assertNotEquals(before, now);
+    int staleOpens = ts1.opensOf("t", stale).size();
+    int otherOpens = ts1.opensOf("t", other).size();
+
+    // Served with the table's schema: left alone (the other tablet's open, sent in the same batch
+    // as any open of this heartbeat, is the barrier).
+    master.admin().call(s -> s.heartbeat(heartbeat(ts1, ServerLoad.newBuilder().setTablets(1).build(),
+        TabletRef.newBuilder().setTable("t").setTabletId(stale).setSchemaFingerprint(now).build())));
+    Await.until("barrier: the unserved tablet opened", () -> ts1.opensOf("t", other).size() == otherOpens + 1);
+    assertEquals(staleOpens, ts1.opensOf("t", stale).size(), "a tablet served with its table's schema is left alone");
+
+    // Served with the schema from before the change: opened again, with the table's schema now.
+    master.admin().call(s -> s.heartbeat(heartbeat(ts1, ServerLoad.newBuilder().setTablets(2).build(),
+        TabletRef.newBuilder().setTable("t").setTabletId(stale).setSchemaFingerprint(before).build(),
+        TabletRef.newBuilder().setTable("t").setTabletId(other).setSchemaFingerprint(now).build())));
+    Await.until("the tablet served with the earlier schema opened again",
+        () -> ts1.opensOf("t", stale).size() == staleOpens + 1);
+    OpenTabletRequest reopen = ts1.opensOf("t", stale).get(staleOpens);
+    assertEquals(3, reopen.getTable().getColumnGroups(0).getMaxVersions(), "opened with the table's schema now");
+    assertEquals(otherOpens + 1, ts1.opensOf("t", other).size(), "sent in one batch: the current one was not");
   }
 
   @Test

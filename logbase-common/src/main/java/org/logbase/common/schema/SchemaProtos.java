@@ -1,5 +1,8 @@
 package org.logbase.common.schema;
 
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,5 +39,26 @@ public final class SchemaProtos {
     return ColumnGroupSpec.newBuilder().setId(g.id()).setName(g.name()).addAllColumns(g.columns())
         .setMaxVersions(g.policy().maxVersions()).setTtlMs(g.policy().ttlMs())
         .setCompression(g.policy().compression().name().toLowerCase(Locale.ROOT)).build();
+  }
+
+  /**
+   * A fingerprint of column groups (ids, names, columns and policies, in order): equal groups have
+   * equal fingerprints wherever they are computed, so a heartbeat can say with 8 bytes which schema
+   * a server serves a tablet with. Never 0, which means "not given".
+   */
+  public static long fingerprint(List<ColumnGroup> groups) {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+    for (ColumnGroup g : groups) {
+      byte[] b = toProto(g).toByteArray();
+      sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(b.length).array());
+      sha.update(b);
+    }
+    long f = ByteBuffer.wrap(sha.digest()).getLong();
+    return f == 0 ? 1 : f;
   }
 }

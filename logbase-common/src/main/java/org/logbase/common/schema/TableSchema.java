@@ -18,6 +18,8 @@ public final class TableSchema {
   private final List<ColumnGroup> groups;
   private final Map<String, ColumnGroup> groupOfColumn = new HashMap<>();
   private final Map<Integer, ColumnGroup> groupById = new HashMap<>();
+  /** {@link SchemaProtos#fingerprint} of the groups, computed at its first use (0: not yet). */
+  private volatile long fingerprint;
 
   public TableSchema(String name, int id, List<ColumnGroup> groups) {
     SchemaNames.check("table", name);
@@ -70,6 +72,16 @@ public final class TableSchema {
       throw new ColumnNotInSchemaException(name, column);
     }
     return g;
+  }
+
+  /** {@link SchemaProtos#fingerprint} of its column groups. */
+  public long fingerprint() {
+    long f = fingerprint;
+    if (f == 0) {
+      f = SchemaProtos.fingerprint(groups);
+      fingerprint = f;
+    }
+    return f;
   }
 
   public Optional<ColumnGroup> groupById(int groupId) {

@@ -188,11 +188,13 @@ final class ServedTablets implements AutoCloseable {
     return engine.tablets();
   }
 
+  /** The tablets served now, each with its table's id and the fingerprint of the schema it is served with. */
   List<TabletRef> serving() {
     List<TabletRef> out = new ArrayList<>();
     for (TabletRegistry.Entry e : engine.registry().snapshot().entries()) {
-      out.add(TabletRef.newBuilder().setTable(e.tablet().descriptor().schema().name())
-          .setTabletId(e.id().tabletId()).setTableId(e.id().tableId()).build());
+      TableSchema schema = e.tablet().descriptor().schema();
+      out.add(TabletRef.newBuilder().setTable(schema.name()).setTabletId(e.id().tabletId())
+          .setTableId(e.id().tableId()).setSchemaFingerprint(schema.fingerprint()).build());
     }
     return out;
   }
