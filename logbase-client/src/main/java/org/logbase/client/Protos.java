@@ -32,7 +32,7 @@ final class Protos {
     List<TabletInfo> tablets = new ArrayList<>(meta.getTabletsCount());
     for (TabletLocation l : meta.getTabletsList()) {
       tablets.add(new TabletInfo(l.getTablet().getTabletId(), l.getTablet().getStartKey().toByteArray(),
-          l.getTablet().getEndKey().toByteArray(), l.getServerId(), l.getAddress()));
+          l.getTablet().getEndKey().toByteArray(), l.getServerId(), l.getAddress(), meta.getSpec().getId()));
     }
     return tablets;
   }

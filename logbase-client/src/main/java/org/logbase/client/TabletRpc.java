@@ -145,7 +145,8 @@ final class TabletRpc {
     return connections.channel(tablet.address());
   }
 
+  /** The tablet a request names: by its table's name and, where known, id. */
   static TabletRef ref(String table, TabletInfo tablet) {
-    return TabletRef.newBuilder().setTable(table).setTabletId(tablet.tabletId()).build();
+    return TabletRef.newBuilder().setTable(table).setTabletId(tablet.tabletId()).setTableId(tablet.tableId()).build();
   }
 }

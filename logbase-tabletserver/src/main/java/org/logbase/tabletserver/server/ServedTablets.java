@@ -43,11 +43,16 @@ final class ServedTablets implements AutoCloseable {
     this.opener = new TabletOpener(engine, assignments);
   }
 
-  /** The tablet a request names; refuses when stopping or when this server does not serve it. */
+  /**
+   * The tablet a request names; refuses when stopping or when this server does not serve it. A
+   * request that names a table id (0: not given) is refused by a tablet of another table of that
+   * name: a dropped table's, still served here because its close failed, must not take the writes
+   * of the table created again under its name (they would be lost with it).
+   */
   Tablet find(TabletRef ref) {
     checkServing();
     Tablet t = engine.registry().snapshot().find(ref.getTable(), ref.getTabletId());
-    if (t == null) {
+    if (t == null || ref.getTableId() != 0 && t.descriptor().id().tableId() != ref.getTableId()) {
       throw notServing(ref.getTable(), ref.getTabletId());
     }
     t.noteRequest();

@@ -165,6 +165,28 @@ class TabletServerTest {
   }
 
   /**
+   * A request that names a table id other than the served tablet's table (the table was dropped and
+   * created again under its name while this server still served the dropped one's tablet) is
+   * refused as not served, so the client looks its tablet up again instead of writing into the
+   * dropped table; a request that names no id (0) is taken at its word.
+   */
+  @Test
+  void aRequestNamingAnotherTableIdIsNotServed() throws Exception {
+    int id;
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      id = client.admin().describeTable("users").schema().id();
+    }
+    TabletRef other = USERS0.toBuilder().setTableId(id + 1).build();
+    assertInstanceOf(NotServingTabletException.class, error(() -> data.put(put("a", "name", new byte[1]).setTablet(other).build())));
+    assertInstanceOf(NotServingTabletException.class, error(() -> data.get(GetRequest.newBuilder().setTablet(other)
+        .setKey(bytes("a")).build())));
+    data.put(put("a", "name", new byte[] {1}).setTablet(USERS0.toBuilder().setTableId(id)).build());
+    data.put(put("b", "name", new byte[] {2}).build());
+    assertTrue(data.get(GetRequest.newBuilder().setTablet(USERS0.toBuilder().setTableId(id)).setKey(bytes("b")).build())
+        .getFound());
+  }
+
+  /**
    * Through the real master and server: an alter re-opens the tablets with the new policy and they
    * go on serving; compact reaches the server, each tablet is compacted and reports its numbers, the
    * rows read the same afterwards, and the next heartbeat carries the outcome to the status.
