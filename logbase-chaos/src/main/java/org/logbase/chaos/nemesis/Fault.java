@@ -36,7 +36,14 @@ public enum Fault {
   /** kill -9 ZooKeeper, restart it after 1-5 s (same data and port). */
   KILL_ZOOKEEPER("kill-zookeeper", 0.5),
   /** kill -9 a client process (its commits stall after prepare now and then), start a new one. */
-  KILL_CLIENT("kill-client", 1);
+  KILL_CLIENT("kill-client", 1),
+  /**
+   * Change the block compression (none, lz4, zstd) of a column group of a workload table while the
+   * load runs: every server changes the served tablets' schema in place, and one whose reopen fails
+   * (killed, paused, cut off) gets it again at its next heartbeat. Compression is what an alter may
+   * change under the checkers: fewer versions or a time to live would drop what they read.
+   */
+  ALTER_TABLE("alter-table", 1);
 
   private final String label;
   private final double weight;

@@ -15,7 +15,11 @@ import org.logbase.chaos.cluster.CpuLimiter;
 import org.logbase.chaos.cluster.Daemon;
 import org.logbase.chaos.cluster.Link;
 import org.logbase.chaos.workload.RunClock;
+import org.logbase.client.Admin;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.PolicyChange;
+import org.logbase.common.schema.ColumnGroup;
+import org.logbase.common.schema.StoragePolicy.BlockCompression;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.logbase.common.Threads;
@@ -240,7 +244,38 @@ public final class Nemesis {
         event(f, c + " killed");
         clients.replace(c);
       });
+      case ALTER_TABLE -> alterTable(f);
       default -> throw new IllegalStateException("unknown fault " + f);
+    }
+  }
+
+  /**
+   * Alters a random column group of a random table to a random compression. Its victim is the
+   * schema, not a process: it overlaps any other fault. An alter that fails (no master, a server
+   * not answering in time) is an event, not a finding: what the checkers read afterwards is.
+   */
+  private void alterTable(Fault f) {
+    Random r = random();
+    String what = "an alter";
+    try {
+      Admin a = admin.get().admin();
+      List<String> tables = a.listTables();
+      if (tables.isEmpty()) {
+        return;
+      }
+      String table = tables.get(r.nextInt(tables.size()));
+      List<ColumnGroup> groups = a.describeTable(table).schema().columnGroups();
+      ColumnGroup g = groups.get(r.nextInt(groups.size()));
+      BlockCompression to = BlockCompression.values()[r.nextInt(BlockCompression.values().length)];
+      what = "column group " + g.name() + " of " + table + ": compression " + g.policy().compression() + " -> " + to;
+      synchronized (busy) {
+        counts.merge(f, 1, Integer::sum);
+      }
+      event(f, what);
+      a.alterColumnGroup(table, g.name(), PolicyChange.builder().compression(to).build());
+      event(f, what + " done");
+    } catch (RuntimeException e) {
+      event(f, what + " failed: " + e);
     }
   }
 
