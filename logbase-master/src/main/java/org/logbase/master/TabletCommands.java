@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -80,9 +81,13 @@ final class TabletCommands {
           + ") on server " + serverId + " (" + address + ")";
       CompletableFuture<Void> sent = new CompletableFuture<>();
       waits.add(sent);
-      clients.openTablets(address, requests).whenComplete((ok, failure) -> {
-        if (failure == null) {
+      clients.openTablets(address, requests).whenComplete((leftOut, failure) -> {
+        if (failure == null && leftOut.isEmpty()) {
           LOG.debug("{} done", what);
+        } else if (failure == null) {
+          LOG.warn("{}: the server left out {} of them (e.g. {}): closed there since, or assigned otherwise in"
+              + " ZooKeeper by then; each is opened where the metadata says after that server's next heartbeat",
+              what, leftOut.size(), TableMetas.tabletName(leftOut.get(0).getTable(), leftOut.get(0).getTabletId()));
         } else {
           LOG.warn("{} failed: {}; it is sent again after the server's next heartbeat", what, failure.toString());
         }
@@ -145,10 +150,19 @@ final class TabletCommands {
     return clients.closeTablet(address, table, tableId, tabletId, assignment);
   }
 
-  /** Opens one moved tablet; the future fails when the server did not open it. */
+  /**
+   * Opens one moved tablet; the future fails when the server did not open it, or left it out (the
+   * assignment it found in ZooKeeper was not this one any more).
+   */
   CompletableFuture<Void> openMoved(String address, Assignment a) {
     return clients.openTablets(address, List.of(OpenTabletRequest.newBuilder().setTable(a.table())
-        .setTablet(a.tablet()).setAssignment(a.version()).build()));
+        .setTablet(a.tablet()).setAssignment(a.version()).build())).thenApply(leftOut -> {
+          if (!leftOut.isEmpty()) {
+            throw new CompletionException(new LogBaseException("the server left the open out: the tablet was closed"
+                + " there since, or ZooKeeper assigned it otherwise by then"));
+          }
+          return null;
+        });
   }
 
   /** Asks a server to split a tablet; the future fails when it did not. */

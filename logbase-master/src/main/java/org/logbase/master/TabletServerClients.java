@@ -23,6 +23,7 @@ import org.logbase.rpc.SplitTabletResponse;
 import org.logbase.rpc.TableSpec;
 import org.logbase.rpc.TabletAdminServiceGrpc;
 import org.logbase.rpc.TabletAdminServiceGrpc.TabletAdminServiceStub;
+import org.logbase.rpc.TabletRef;
 import org.logbase.rpc.TabletSpec;
 
 /**
@@ -45,13 +46,13 @@ final class TabletServerClients implements AutoCloseable {
 
   /**
    * Asks the server at {@code address} to open (or re-open with a newer schema) tablets, all in one
-   * pass over its log.
+   * pass over its log; completes with those it left out ({@link OpenTabletsResponse#getLeftOutList}).
    */
-  CompletableFuture<Void> openTablets(String address, List<OpenTabletRequest> tablets) {
+  CompletableFuture<List<TabletRef>> openTablets(String address, List<OpenTabletRequest> tablets) {
     OpenTabletsRequest request = OpenTabletsRequest.newBuilder().addAllTablets(tablets)
         .setMasterEpoch(epoch.getAsLong()).build();
     return this.<OpenTabletsResponse>call(address, (stub, done) -> stub.openTablets(request, done))
-        .thenApply(r -> null);
+        .thenApply(OpenTabletsResponse::getLeftOutList);
   }
 
   /** Asks the server at {@code address} to stop serving a tablet; the answer says how long it still served. */

@@ -28,11 +28,12 @@ import org.logbase.rpc.OpenTabletsResponse;
 import org.logbase.rpc.SplitTabletRequest;
 import org.logbase.rpc.SplitTabletResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
+import org.logbase.rpc.TabletRef;
 
 /**
  * A stand-in tablet server: a real gRPC TabletAdminService on a real port that records the
  * tablets it is asked to open (OpenTablets, and the older OpenTablet) and the CloseTablet calls it gets
- * (and can be told to fail the opens, and to hold or fail the closes), answers SplitTablet with the key, answers CompactTablet with canned numbers after a pause (or
+ * (and can be told to fail the opens or answer that it left them out, and to hold or fail the closes), answers SplitTablet with the key, answers CompactTablet with canned numbers after a pause (or
  * fails it as a server whose disk is full would) and records how many ran at once, registered as live by an ephemeral znode under
  * {@link ZkPaths#servers()} like a real one.
  */
@@ -52,6 +53,7 @@ final class FakeTabletServer implements AutoCloseable {
   private volatile CountDownLatch closeGate = new CountDownLatch(0);
   private volatile boolean failCloses;
   private volatile boolean failOpens;
+  private volatile boolean leaveOutOpens;
   private volatile boolean failCompactions;
 
   private FakeTabletServer(String id, CuratorFramework zk, ZkPaths paths) throws Exception {
@@ -79,7 +81,12 @@ final class FakeTabletServer implements AutoCloseable {
               out.onError(Status.UNAVAILABLE.withDescription("fake: cannot open now").asRuntimeException());
               return;
             }
-            out.onNext(OpenTabletsResponse.getDefaultInstance());
+            OpenTabletsResponse.Builder answer = OpenTabletsResponse.newBuilder();
+            if (leaveOutOpens) {
+              request.getTabletsList().forEach(o -> answer.addLeftOut(TabletRef.newBuilder()
+                  .setTable(o.getTable().getName()).setTableId(o.getTable().getId()).setTabletId(o.getTablet().getTabletId())));
+            }
+            out.onNext(answer.build());
             out.onCompleted();
           }
 
@@ -212,6 +219,11 @@ final class FakeTabletServer implements AutoCloseable {
   }
 
   /** Whether OpenTablet calls fail (they are recorded either way). */
+  /** OpenTablets answers that it left every tablet out, as a server whose ZooKeeper check refused them. */
+  void leaveOutOpens(boolean leaveOut) {
+    leaveOutOpens = leaveOut;
+  }
+
   void failOpens(boolean fail) {
     failOpens = fail;
   }

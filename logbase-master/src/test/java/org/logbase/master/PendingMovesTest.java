@@ -95,6 +95,30 @@ class PendingMovesTest {
     assertEquals(after, tablet(second));
   }
 
+  /**
+   * A target that leaves the move's open out (its ZooKeeper check found another assignment, or it
+   * had a close of that one) does not serve the tablet: the move is answered as failed, not as
+   * done, and the reconciliation opens the tablet on the target after its next heartbeat.
+   */
+  @Test
+  void aMoveWhoseOpenTheTargetLeavesOutIsNotAnsweredAsDone() throws Exception {
+    MasterAdmin admin = cluster.admin(cluster.awaitActive(cluster.startMaster()));
+    TabletLocation before = createOneTablet(admin);
+    FakeTabletServer source = server(before.getServerId());
+    FakeTabletServer target = source == s1 ? s2 : s1;
+    target.leaveOutOpens(true);
+
+    LogBaseException failed = assertThrows(LogBaseException.class,
+        () -> admin.call(s -> s.moveTablet(move(UUID.randomUUID().toString(), target.id()))));
+    assertTrue(failed.getMessage().contains("left the open out"), failed.getMessage());
+    assertEquals(target.id(), tablet(admin).getServerId(), "assigned to the target");
+
+    target.leaveOutOpens(false);
+    int opens = target.opensOf("t", 0).size();
+    heartbeat(admin, target);
+    Await.until("the target is asked to open it again", () -> target.opensOf("t", 0).size() > opens);
+  }
+
   @Test
   void aMoveWhoseCloseFailsIsRolledBackAndTheSourceIsGivenTheTabletWithANewerAssignment() throws Exception {
     MasterAdmin admin = cluster.admin(cluster.awaitActive(cluster.startMaster()));

@@ -91,9 +91,10 @@ final class ServedTablets implements AutoCloseable {
 
   /**
    * Opens tablets as the master asks (prepared transactions the replay finds are locked by the
-   * transaction layer before they serve); completes when all serve.
+   * transaction layer before they serve); completes when all serve, with those left out (see {@link
+   * TabletOpener#open}).
    */
-  CompletableFuture<Void> open(List<OpenTabletRequest> requests) {
+  CompletableFuture<List<TabletDescriptor>> open(List<OpenTabletRequest> requests) {
     checkServing();
     List<TabletOpener.Assigned> tablets = new ArrayList<>(requests.size());
     for (OpenTabletRequest r : requests) {

@@ -23,6 +23,7 @@ import org.logbase.rpc.OpenTabletsResponse;
 import org.logbase.rpc.SplitTabletRequest;
 import org.logbase.rpc.SplitTabletResponse;
 import org.logbase.rpc.TabletAdminServiceGrpc;
+import org.logbase.rpc.TabletRef;
 import org.logbase.tablet.Tablet;
 import org.logbase.tablet.TabletDescriptor;
 import org.logbase.txn.TxnManager;
@@ -62,7 +63,9 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   public void openTablets(OpenTabletsRequest req, StreamObserver<OpenTabletsResponse> out) {
     calls.async(out, () -> {
       epochs.admit(req.getMasterEpoch(), "opening " + req.getTabletsCount() + " tablets");
-      return tablets.open(req.getTabletsList()).thenApply(v -> OpenTabletsResponse.getDefaultInstance());
+      return tablets.open(req.getTabletsList()).thenApply(leftOut -> OpenTabletsResponse.newBuilder()
+          .addAllLeftOut(leftOut.stream().map(d -> TabletRef.newBuilder().setTable(d.schema().name())
+              .setTableId(d.schema().id()).setTabletId(d.tabletId()).build()).toList()).build());
     });
   }
 
@@ -101,7 +104,7 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
       epochs.admit(req.getMasterEpoch(), "splitting tablet " + req.getTablet().getTabletId() + " of "
           + req.getTable().getName());
       TabletDescriptor d = ServedTablets.descriptor(req.getTable(), req.getTablet());
-      CompletableFuture<Void> served;
+      CompletableFuture<?> served;
       try {
         served = tablets.findServed(d.schema().name(), d.tabletId()) != null || tablets.isSplit(d)
             ? CompletableFuture.completedFuture(null)

@@ -2,6 +2,8 @@ package org.logbase.tabletserver.server;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -28,9 +30,21 @@ import org.slf4j.LoggerFactory;
 final class TabletOpener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TabletOpener.class);
 
-  private record Request(List<Assigned> tablets, CompletableFuture<Void> done) {}
+  /**
+   * Tablets admitted to open, those refused at once as stale, and the answer: the tablets of the
+   * request left out (refused as stale, or not what the assignment says when its batch opened).
+   */
+  private record Request(List<Assigned> tablets, List<Assigned> stale, CompletableFuture<List<TabletDescriptor>> done) {
+    /** Completes with the tablets not among {@code opened} (an identity set of a batch's tablets). */
+    void completeOpened(Set<Assigned> opened) {
+      List<TabletDescriptor> leftOut = new ArrayList<>();
+      stale.forEach(a -> leftOut.add(a.tablet()));
+      tablets.stream().filter(a -> !opened.contains(a)).forEach(a -> leftOut.add(a.tablet()));
+      done.complete(leftOut);
+    }
+  }
 
-  private static final Request STOP = new Request(List.of(), new CompletableFuture<>());
+  private static final Request STOP = new Request(List.of(), List.of(), new CompletableFuture<>());
 
   private final StorageEngine engine;
   private final Assignments assignments;
@@ -58,22 +72,28 @@ final class TabletOpener implements AutoCloseable {
    * reached this server (this process never had the close that fences it).
    */
   interface Assignments {
-    /** The opens of {@code asked} that the assignment gives this server now; those naming none (0) are kept. */
+    /**
+     * The opens of {@code asked} (the same instances) that the assignment gives this server now;
+     * those naming none (0) are kept.
+     */
     List<Assigned> current(List<Assigned> asked) throws IOException;
   }
 
   /**
    * Queues tablets to open, leaving out those whose assignment was closed here already (stale
    * opens, see {@link AssignmentFence}); completes when they serve (or the batch they were opened
-   * in failed). Admitting an open and recording it as pending are one step under the fence's lock,
-   * so a close either refuses the open or finds it pending and waits for it ({@link #closing}).
+   * in failed), with the tablets left out: stale, or not what the assignment gives this server when
+   * their batch opens ({@link Assignments#current}). Admitting an open and recording it as pending
+   * are one step under the fence's lock, so a close either refuses the open or finds it pending and
+   * waits for it ({@link #closing}).
    */
-  CompletableFuture<Void> open(List<Assigned> tablets) {
+  CompletableFuture<List<TabletDescriptor>> open(List<Assigned> tablets) {
     synchronized (fence) {
       if (closed) {
         return CompletableFuture.failedFuture(new ServerStoppingException("tablet server is stopping"));
       }
       List<Assigned> admitted = new ArrayList<>(tablets.size());
+      List<Assigned> stale = new ArrayList<>();
       for (Assigned a : tablets) {
         TabletDescriptor d = a.tablet();
         if (fence.admits(d.schema().id(), d.tabletId(), a.assignment())) {
@@ -81,12 +101,14 @@ final class TabletOpener implements AutoCloseable {
         } else {
           LOG.warn("refused a stale open of tablet {} of '{}' (assignment {}): it was closed here since",
               d.tabletId(), Echo.of(d.schema().name()), a.assignment());
+          stale.add(a);
         }
       }
+      Request r = new Request(List.copyOf(admitted), List.copyOf(stale), new CompletableFuture<>());
       if (admitted.isEmpty()) {
-        return CompletableFuture.completedFuture(null); // nothing to open (every open refused as stale)
+        r.completeOpened(Set.of()); // nothing to open: every open refused as stale
+        return r.done();
       }
-      Request r = new Request(List.copyOf(admitted), new CompletableFuture<>());
       pending.add(r);
       r.done().whenComplete((v, e) -> pending.remove(r));
       queue.add(r); // under the lock too: never behind the STOP that close() queues
@@ -129,8 +151,8 @@ final class TabletOpener implements AutoCloseable {
       batch.forEach(r -> all.addAll(r.tablets()));
       if (!all.isEmpty()) {
         try {
-          openCurrent(all);
-          batch.forEach(r -> r.done().complete(null));
+          Set<Assigned> opened = openCurrent(all);
+          batch.forEach(r -> r.completeOpened(opened));
         } catch (InvalidRequestException e) {
           // One bad request must not fail the others it was batched with: each on its own.
           batch.forEach(this::openAlone);
@@ -146,15 +168,18 @@ final class TabletOpener implements AutoCloseable {
     }
   }
 
-  /** Opens those of {@code asked} that the assignment gives this server now. */
-  private void openCurrent(List<Assigned> asked) throws IOException {
-    engine.openTablets(assignments.current(asked).stream().map(Assigned::tablet).toList());
+  /** Opens those of {@code asked} that the assignment gives this server now; returns them (an identity set). */
+  private Set<Assigned> openCurrent(List<Assigned> asked) throws IOException {
+    List<Assigned> current = assignments.current(asked);
+    engine.openTablets(current.stream().map(Assigned::tablet).toList());
+    Set<Assigned> opened = Collections.newSetFromMap(new IdentityHashMap<>());
+    opened.addAll(current);
+    return opened;
   }
 
   private void openAlone(Request r) {
     try {
-      openCurrent(r.tablets());
-      r.done().complete(null);
+      r.completeOpened(openCurrent(r.tablets()));
     } catch (Exception | Error e) {
       r.done().completeExceptionally(e);
     }

@@ -79,6 +79,7 @@ import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
 import org.logbase.rpc.OpenTabletRequest;
 import org.logbase.rpc.OpenTabletsRequest;
+import org.logbase.rpc.OpenTabletsResponse;
 import org.logbase.rpc.PutRequest;
 import org.logbase.rpc.ScanBatch;
 import org.logbase.rpc.ScanRequest;
@@ -224,13 +225,18 @@ class TabletServerTest {
     admin.closeTablet(CloseTabletRequest.newBuilder().setTable("users").setTableId(users.getId()).setTabletId(0)
         .setAssignment(1).build());
     assertFalse(serves(USERS0), "closed");
-    admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(users)
-        .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(1)).build());
+    OpenTabletsResponse stale = admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest
+        .newBuilder().setTable(users).setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t")))
+        .setAssignment(1)).build());
     assertFalse(serves(USERS0), "a stale open (assignment 1, closed here) served the tablet again");
+    assertEquals(List.of(USERS0.toBuilder().setTableId(users.getId()).build()), stale.getLeftOutList(),
+        "the answer says the open was left out");
     assignUsers0(2);
-    admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(users)
-        .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(2)).build());
+    OpenTabletsResponse next = admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest
+        .newBuilder().setTable(users).setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t")))
+        .setAssignment(2)).build());
     assertTrue(serves(USERS0), "the next assignment opens it");
+    assertEquals(List.of(), next.getLeftOutList());
   }
 
   /**
@@ -302,10 +308,10 @@ class TabletServerTest {
 
     OpenTabletsRequest open6 = OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(users)
         .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(6)).build();
-    admin.openTablets(open6);
+    assertEquals(1, admin.openTablets(open6).getLeftOutCount(), "left out, and the answer says so");
     assertFalse(serves(USERS0), "an open of assignment 6 while ZooKeeper has 1 is left out");
     assignUsers0(6);
-    admin.openTablets(open6);
+    assertEquals(0, admin.openTablets(open6).getLeftOutCount());
     assertTrue(serves(USERS0), "and carried out once ZooKeeper has it");
   }
 
@@ -330,8 +336,10 @@ class TabletServerTest {
       }
     });
     // ZooKeeper has users/0 on ts1 at assignment 1: the stale open names exactly that.
-    admin(60).openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest.newBuilder().setTable(before)
-        .setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t"))).setAssignment(1)).build());
+    OpenTabletsResponse r = admin(60).openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest
+        .newBuilder().setTable(before).setTablet(TabletSpec.newBuilder().setTabletId(0).setEndKey(bytes("t")))
+        .setAssignment(1)).build());
+    assertEquals(1, r.getLeftOutCount(), "the answer says the open was left out");
     data.put(put("k2", "more", new byte[] {2}).build());
   }
 
