@@ -2,6 +2,7 @@ package org.logbase.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -109,6 +111,35 @@ class ClientTest {
       int server = tablet.serverId().equals("ts-0") ? 0 : 1;
       assertTrue(cluster.server(server).tabletsServed().contains(tablet.tabletId()), tablet.toString());
     }
+  }
+
+  /**
+   * Requests name the table id the client looked the tablet up with. After the table is dropped and
+   * created again under its name (a new id), a client whose locations predate that is refused (as a
+   * real server refuses it while it still serves the dropped table's tablet), looks the table up
+   * again and writes into the new table.
+   */
+  @Test
+  void requestsNameTheTableIdAndARecreatedTableIsLookedUpAgain() {
+    Table t = createTable("recreated");
+    int first = client.admin().describeTable("recreated").schema().id();
+    t.put(b("apple"), Map.of("name", b("old")));
+    int second;
+    try (LogBaseClient other = LogBaseClient.connect(cluster.clientConfig())) {
+      other.admin().dropTable("recreated");
+      other.admin().createTable(TableDefinition.builder("recreated").columnGroup("profile", "name", "email")
+          .columnGroup("stats", "visits").build(), Bytes.utf8("g"), Bytes.utf8("p"));
+      second = other.admin().describeTable("recreated").schema().id();
+    }
+    assertTrue(second != first);
+
+    t.put(b("apple"), Map.of("name", b("new")));
+    assertEquals("new", Bytes.utf8(t.get(b("apple")).value("name")));
+    Set<Integer> named = new HashSet<>();
+    named.addAll(cluster.server(0).tableIdsNamed());
+    named.addAll(cluster.server(1).tableIdsNamed());
+    assertTrue(named.containsAll(Set.of(first, second)), "requests named both ids: " + named);
+    assertFalse(named.contains(0), "every request named its table id: " + named);
   }
 
   @Test

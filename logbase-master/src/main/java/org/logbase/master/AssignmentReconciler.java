@@ -64,6 +64,21 @@ final class AssignmentReconciler {
   }
 
   /**
+   * The fingerprint of a table's schema as servers compute it; 0 (no comparison) for a stored spec
+   * this master cannot read (one written by a newer version): one table must not stop the
+   * reconciliation of all.
+   */
+  private static long fingerprint(TableMeta table) {
+    try {
+      return SchemaProtos.fromProto(table.getSpec()).fingerprint();
+    } catch (IllegalArgumentException e) {
+      LOG.warn("table '{}': its stored schema cannot be read ({}); its tablets' schemas are not compared",
+          table.getSpec().getName(), e.getMessage());
+      return 0;
+    }
+  }
+
+  /**
    * Run for each heartbeat: opens the tablets assigned to {@code serverId} that it did not list as
    * serving. A server that is not registered in ZooKeeper (its session ended) gets nothing: it is
    * about to stop serving, and its tablets must not be handed back to it.
@@ -86,7 +101,7 @@ final class AssignmentReconciler {
     Map<String, Long> fingerprints = new HashMap<>();
     for (TableMeta table : all) {
       tableIds.put(table.getSpec().getName(), table.getSpec().getId());
-      fingerprints.put(table.getSpec().getName(), SchemaProtos.fromProto(table.getSpec()).fingerprint());
+      fingerprints.put(table.getSpec().getName(), fingerprint(table));
     }
     // A server that was unreachable when its table was dropped still serves the tablets, perhaps
     // under a name that a table created since has again: closed by the dropped table's id. The
@@ -103,7 +118,8 @@ final class AssignmentReconciler {
       if (isCurrent(ref, tableIds)) {
         String name = TableMetas.tabletName(ref.getTable(), ref.getTabletId());
         served.add(name);
-        if (ref.getSchemaFingerprint() != 0 && ref.getSchemaFingerprint() != fingerprints.get(ref.getTable())) {
+        long now = fingerprints.get(ref.getTable());
+        if (ref.getSchemaFingerprint() != 0 && now != 0 && ref.getSchemaFingerprint() != now) {
           staleSchema.add(name);
         }
       } else {

@@ -2,6 +2,7 @@ package org.logbase.chaos.nemesis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -266,7 +267,9 @@ public final class Nemesis {
       String table = tables.get(r.nextInt(tables.size()));
       List<ColumnGroup> groups = a.describeTable(table).schema().columnGroups();
       ColumnGroup g = groups.get(r.nextInt(groups.size()));
-      BlockCompression to = BlockCompression.values()[r.nextInt(BlockCompression.values().length)];
+      List<BlockCompression> others = Arrays.stream(BlockCompression.values())
+          .filter(c -> c != g.policy().compression()).toList();
+      BlockCompression to = others.get(r.nextInt(others.size())); // a change, so the fingerprint changes too
       what = "column group " + g.name() + " of " + table + ": compression " + g.policy().compression() + " -> " + to;
       synchronized (busy) {
         counts.merge(f, 1, Integer::sum);

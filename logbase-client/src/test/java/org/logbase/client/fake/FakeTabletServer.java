@@ -52,6 +52,7 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   private final FakeMetadata meta;
   private final Server server;
   private final Set<Integer> tabletsServed = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> tableIdsNamed = ConcurrentHashMap.newKeySet();
   private final AtomicInteger scansStarted = new AtomicInteger();
   private final AtomicInteger failNextScanAfterRows = new AtomicInteger(-1);
   private final Object scanMonitor = new Object();
@@ -70,6 +71,11 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   }
 
   /** Ids of the tablets this server answered a request for. */
+  /** The table ids data requests named (0: none). */
+  public Set<Integer> tableIdsNamed() {
+    return Set.copyOf(tableIdsNamed);
+  }
+
   public Set<Integer> tabletsServed() {
     return Set.copyOf(tabletsServed);
   }
@@ -243,7 +249,11 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   private Served serve(TabletRef ref, ByteString key) {
     TableSchema schema = meta.schema(ref.getTable()); // TABLE_NOT_FOUND first
     var location = meta.tablet(ref.getTable(), ref.getTabletId());
-    if (location == null || !location.getServerId().equals(id)) {
+    tableIdsNamed.add(ref.getTableId());
+    // As the real server: a request naming another table id than the table's (looked up before the
+    // table was dropped and created again under its name) is not served.
+    if (location == null || !location.getServerId().equals(id)
+        || ref.getTableId() != 0 && ref.getTableId() != schema.id()) {
       throw new NotServingTabletException("server " + id + " does not serve tablet " + ref.getTabletId()
           + " of table '" + ref.getTable() + "'");
     }

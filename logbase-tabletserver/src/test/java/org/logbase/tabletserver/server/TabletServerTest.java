@@ -73,6 +73,7 @@ import org.logbase.common.schema.SchemaProtos;
 import org.logbase.common.schema.StoragePolicy;
 import org.logbase.common.schema.StoragePolicy.BlockCompression;
 import org.logbase.rpc.CloseTabletRequest;
+import org.logbase.rpc.ColumnGroupSpec;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.DecideRequest;
 import org.logbase.rpc.GetRequest;
@@ -163,6 +164,35 @@ class TabletServerTest {
       assertTrue(load.logFileBytes() > 200 * 100, "the restarted server's log holds the 200 rows: " + load);
       assertTrue(load.appendedBytes() < load.logFileBytes(), load.toString());
     }
+  }
+
+  /**
+   * A schema change that reached ZooKeeper but whose reopen never reached the server (here the test
+   * writes it there itself): the server's heartbeat carries the fingerprint of the schema it serves
+   * the tablet with, the real master finds it differs from the table's and opens the tablet again,
+   * and the server takes the new policy in place. Reads honour max versions at once, so the get
+   * shows when it has. Before, the tablet kept the old policy until the next alter, move or restart.
+   */
+  @Test
+  void aTabletServedWithAnEarlierSchemaGetsTheTablesAtAHeartbeat() throws Exception {
+    data.put(put("r", "visits", new byte[] {1}).build());
+    data.put(put("r", "visits", new byte[] {2}).build());
+    GetRequest twoVersions = GetRequest.newBuilder().setTablet(USERS0).setKey(bytes("r")).addColumns("visits")
+        .setVersions(5).build();
+    assertEquals(2, data.get(twoVersions).getVersionsCount());
+
+    String path = new ZkPaths(ZkPaths.DEFAULT_ROOT).table("users");
+    TableMeta.Builder meta = TableMeta.parseFrom(server.zk().getData().forPath(path)).toBuilder();
+    for (ColumnGroupSpec.Builder g : meta.getSpecBuilder().getColumnGroupsBuilderList()) {
+      if (g.getName().equals("stats")) {
+        g.setMaxVersions(1);
+      }
+    }
+    server.zk().setData().forPath(path, meta.build().toByteArray());
+
+    Await.until(Duration.ofSeconds(30), "a heartbeat brings users/0 the table's schema (max versions 1)",
+        () -> data.get(twoVersions).getVersionsCount() == 1);
+    assertArrayEquals(new byte[] {2}, data.get(twoVersions).getVersions(0).getColumns(0).getValue().toByteArray());
   }
 
   /**
