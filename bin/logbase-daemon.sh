@@ -71,7 +71,7 @@ action="${1:-}"; kind="${2:-}"
 case "$action" in
   start)
     case "$kind" in
-      zookeeper) launch zookeeper org.apache.zookeeper.server.ZooKeeperServerMain "$RUN/conf/zoo.cfg" ;;
+      zookeeper) launch zookeeper org.apache.zookeeper.server.quorum.QuorumPeerMain "$RUN/conf/zoo.cfg" ;;
       namenode) launch namenode org.apache.hadoop.hdfs.server.namenode.NameNode ;;
       datanode) launch datanode org.apache.hadoop.hdfs.server.datanode.DataNode ;;
       master)

@@ -80,6 +80,12 @@ clientPortAddress=127.0.0.1
 maxSessionTimeout=60000
 admin.enableServer=false
 4lw.commands.whitelist=ruok,stat
+# The masters rewrite a table's whole metadata for each move or split (about 60 bytes a tablet):
+# a snapshot, and a new transaction log, every 64 MiB written, and every hour all but the newest
+# 3 snapshots and their logs are deleted, so ZooKeeper's directory stays bounded.
+snapSizeLimitInKb=65536
+autopurge.snapRetainCount=3
+autopurge.purgeInterval=1
 CFG
   "$DAEMON" start zookeeper
 fi

@@ -107,17 +107,23 @@ public final class LogBaseClient implements AutoCloseable {
 
   /** Begins a read-only transaction at a fresh snapshot: it takes no locks and never aborts. */
   public Transaction beginReadOnly() {
-    return snapshotAt(timestamps.next());
+    return readOnly(timestamps.next());
   }
 
   /**
    * A read-only transaction reading the database as of a hybrid timestamp in the past (time travel;
-   * a timestamp from {@link #timestamps()} or a commit timestamp).
+   * a timestamp from {@link #timestamps()} or a commit timestamp). One beyond the newest timestamp
+   * the oracle has issued is refused: reads there would not repeat as commits land.
    */
   public Transaction snapshotAt(long timestamp) {
     if (timestamp <= 0 || timestamp == org.logbase.common.HybridTimestamp.LATEST) {
       throw new IllegalArgumentException("a snapshot needs a hybrid timestamp, got " + timestamp);
     }
+    SnapshotCheck.notInTheFuture(timestamp, timestamps::next);
+    return readOnly(timestamp);
+  }
+
+  private Transaction readOnly(long timestamp) {
     return new Transaction(transactions, timestamp, true, snapshots.hold(timestamp));
   }
 
@@ -151,7 +157,7 @@ public final class LogBaseClient implements AutoCloseable {
 
   /** A handle on a table; no request is sent until it is used. */
   public Table table(String name) {
-    return new Table(name, tablets);
+    return new Table(name, tablets, timestamps::next);
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
 import org.logbase.rpc.GetRequest;
@@ -23,10 +24,30 @@ import org.logbase.rpc.Mutation;
 public final class Table {
   private final String name;
   private final TabletRpc rpc;
+  /** The newest timestamp issued, for checking a read's as-of; null: not checked (a transaction's own snapshot). */
+  private final LongSupplier newest;
 
+  /** A transaction's handle: it reads at its own snapshot, which the oracle issued. */
   Table(String name, TabletRpc rpc) {
+    this(name, rpc, null);
+  }
+
+  /** @param newest a fresh timestamp from the oracle, asked for only by reads as of a given timestamp */
+  Table(String name, TabletRpc rpc, LongSupplier newest) {
     this.name = name;
     this.rpc = rpc;
+    this.newest = newest;
+  }
+
+  /**
+   * Refuses an as-of beyond the newest timestamp the oracle has issued: commits landing later could
+   * still get timestamps at or below it, so two reads there could differ.
+   */
+  private long checkedAsOf(long asOf) {
+    if (newest != null && asOf != 0 && asOf != HybridTimestamp.LATEST) {
+      SnapshotCheck.notInTheFuture(asOf, newest);
+    }
+    return asOf;
   }
 
   public String name() {
@@ -66,7 +87,7 @@ public final class Table {
         .setTablet(ref)
         .setKey(ByteString.copyFrom(key))
         .addAllColumns(columns == null ? List.of() : columns)
-        .setAsOf(Protos.asOf(asOf))
+        .setAsOf(Protos.asOf(checkedAsOf(asOf)))
         .build()));
     return r.getFound() ? Protos.row(r.getRow()) : null;
   }
@@ -85,7 +106,7 @@ public final class Table {
             .setTablet(ref)
             .setKey(ByteString.copyFrom(key))
             .addAllColumns(columns == null ? List.of() : columns)
-            .setAsOf(Protos.asOf(asOf))
+            .setAsOf(Protos.asOf(checkedAsOf(asOf)))
             .setVersions(maxVersions)
             .build()));
     List<RowVersion> versions = new ArrayList<>();
@@ -130,6 +151,7 @@ public final class Table {
 
   /** Starts a scan; close the scanner unless it is read to the end. */
   public Scanner scan(ScanSpec spec) {
+    checkedAsOf(spec.asOf());
     return new Scanner(rpc, name, spec);
   }
 }

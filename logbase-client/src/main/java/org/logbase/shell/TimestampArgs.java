@@ -19,7 +19,12 @@ final class TimestampArgs {
     }
     try {
       if (t.chars().allMatch(Character::isDigit)) {
-        return Long.parseLong(t);
+        long ts = Long.parseLong(t);
+        if (ts == 0) {
+          throw new ShellException("invalid timestamp 0: timestamps start above 0 (leave --as-of out, or give"
+              + " 'latest', for the newest versions)");
+        }
+        return ts;
       }
       int hash = t.indexOf('#');
       if (hash > 0) {

@@ -31,6 +31,26 @@ class ShellMessagesTest {
     assertEquals("ERROR: column 'a' appears twice in column group 'g'\n", r.err());
   }
 
+  /**
+   * --as-of 0 read the newest versions (0 means "not given" on the wire), and a snapshot in the
+   * future answered as of now and then changed as commits landed: both are refused now.
+   */
+  @Test
+  void asOfZeroAndSnapshotsInTheFutureAreRefused() {
+    Result zero = CLUSTER.shell("-e", "create asof g:a; put asof r a=1; get asof r --as-of 0");
+    assertEquals(1, zero.code());
+    assertTrue(zero.err().startsWith("ERROR: invalid timestamp 0: timestamps start above 0"), zero.err());
+    for (String read : List.of("get asof r --as-of 2099-01-01T00:00:00Z", "scan asof --as-of 2099-01-01T00:00:00Z",
+        "begin --as-of 2099-01-01T00:00:00Z")) {
+      Result future = CLUSTER.shell("-e", read);
+      assertEquals(1, future.code(), read);
+      assertTrue(future.err().startsWith("ERROR: snapshot ") && future.err().contains("is in the future"),
+          read + ": " + future.err());
+    }
+    Result past = CLUSTER.shell("-e", "get asof r --as-of 2000-01-01T00:00:00Z");
+    assertFalse(past.err().contains("in the future"), past.err());
+  }
+
   @Test
   void versionPrintsTheVersion() {
     Result r = CLUSTER.shell("--version");
