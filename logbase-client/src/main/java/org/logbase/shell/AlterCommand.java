@@ -5,7 +5,8 @@ import org.logbase.client.TableDescription;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "alter", description = {"Adds column groups to a table, or changes a column group's storage policy.",
+@Command(name = "alter", description = {"Adds column groups, or changes a group's storage policy.",
+    "Adds column groups to a table, or changes a column group's storage policy.",
     "Settings: " + PolicySettings.USAGE + "; those not given stay as they are.",
     "Example: alter users add stats:visits,score versions=3",
     "Example: alter users stats versions=5 ttl=30d compression=zstd"})

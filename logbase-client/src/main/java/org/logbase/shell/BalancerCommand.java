@@ -4,9 +4,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "balancer", description = {
-    "Switches the master's balancer on or off, or shows whether it is on. When on, it evens out the",
-    "number of tablets per live server, one move at a time (a server that joins gets tablets).",
-    "Decommissioned servers are drained either way."})
+    "Turns the balancer on or off, or shows its setting.",
+    "Switches the master's balancer on or off, or shows whether it is on.",
+    "When on, it evens out the number of tablets per live server, one move at a time (a server that joins gets"
+        + " tablets). Decommissioned servers are drained either way."})
 final class BalancerCommand extends ShellCommand {
   @Parameters(index = "0", arity = "0..1", paramLabel = "on|off", description = "on or off; none: show the setting")
   String setting;

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "begin", description = {
-    "Starts a transaction: get, scan, put and delete go through it until commit or abort.",
+    "Starts a transaction.",
+    "Get, scan, put and delete go through it until commit or abort.",
     "Reads see its snapshot plus its own writes; writes are buffered until commit.",
     "Example: begin --as-of 2024-05-01T10:00:00Z"})
 final class BeginCommand extends ShellCommand {

@@ -4,7 +4,8 @@ import org.logbase.common.TransactionAbortedException;
 import org.logbase.common.TransactionConflictException;
 import picocli.CommandLine.Command;
 
-@Command(name = "commit", description = "Commits the open transaction: all its writes become visible at one timestamp.")
+@Command(name = "commit", description = {"Commits the open transaction.",
+    "All its writes become visible at one timestamp."})
 final class CommitCommand extends ShellCommand {
   @Override
   void run() {

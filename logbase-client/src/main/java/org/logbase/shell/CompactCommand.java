@@ -5,7 +5,8 @@ import org.logbase.client.TabletCompaction;
 import picocli.CommandLine.Command;
 
 @Command(name = "compact", description = {
-    "Compacts every tablet of a table now, on the servers that serve them: one line per tablet and a total.",
+    "Compacts every tablet of a table now.",
+    "On the servers that serve them: one line per tablet and a total.",
     "Tablets that were not compacted say why; the command then fails."})
 final class CompactCommand extends TableCommand {
   @Override

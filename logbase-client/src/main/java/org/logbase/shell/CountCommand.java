@@ -4,7 +4,8 @@ import org.logbase.client.ScanSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "count", description = {"Counts a table's rows (a scan of the whole table, on its servers in turn).",
+@Command(name = "count", description = {"Counts a table's rows.",
+    "A scan of the whole table, on its servers in turn.",
     "On a big table a progress line goes to stderr every --interval rows. Example: count users"})
 final class CountCommand extends TableCommand {
   @Option(names = "--interval", paramLabel = "N", defaultValue = "100000",

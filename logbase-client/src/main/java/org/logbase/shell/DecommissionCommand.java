@@ -5,8 +5,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "decommission", description = {
-    "Drains a tablet server: it gets no new tablets and its tablets move to the other servers, so",
-    "that it can be stopped once 'status' shows it with tablets=0. --cancel takes it back."})
+    "Drains a tablet server, so that it can be stopped.",
+    "It gets no new tablets and its tablets move to the other servers; stop it once 'status' shows it with"
+        + " tablets=0. --cancel takes it back."})
 final class DecommissionCommand extends ShellCommand {
   @Parameters(index = "0", paramLabel = "SERVER", description = "the server's id (as status shows it)")
   String server;

@@ -8,7 +8,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "get", description = {"Reads a row: one line per column, with the version's timestamp.",
+@Command(name = "get", description = {"Reads a row, or the history of its versions.",
+    "One line per column, with the version's timestamp.",
     "With --versions N, the N newest versions of each column group: one line per column a write set,"
         + " newest first, deletes too.",
     "Example: get users alice --columns name --as-of 2024-05-01T10:00:00Z"})

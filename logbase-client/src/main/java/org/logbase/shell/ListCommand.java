@@ -7,7 +7,8 @@ import org.logbase.common.Echo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "list", description = {"Lists the tables, or those whose whole name matches a regular expression.",
+@Command(name = "list", description = {"Lists the tables (those matching a regular expression).",
+    "Lists the tables, or those whose whole name matches a regular expression.",
     "Example: list 'user.*'"})
 final class ListCommand extends ShellCommand {
   @Parameters(index = "0", arity = "0..1", paramLabel = "REGEX", description = "a Java regular expression")

@@ -5,6 +5,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.logbase.common.Config;
 import org.logbase.common.Version;
 import picocli.CommandLine;
@@ -22,6 +24,8 @@ import picocli.CommandLine.Option;
 public final class LogBaseShell implements Callable<Integer> {
   /** Where the shell's logging configuration lives when the caller gives none. */
   static final String LOG_CONFIG = "org/logbase/shell/shell-log4j.properties";
+  /** Held here: java.util.logging keeps its loggers weakly, and would forget the level set on one. */
+  private static final Logger GRPC_LOG = Logger.getLogger("io.grpc");
 
   @Option(names = "-e", paramLabel = "COMMANDS", description = "run commands separated by ';', then exit")
   private String commands;
@@ -64,6 +68,9 @@ public final class LogBaseShell implements Callable<Integer> {
     if (System.getProperty("log4j.configuration") == null) {
       System.setProperty("log4j.configuration", LOG_CONFIG);
     }
+    // gRPC logs through java.util.logging, to stderr: a failed call's "Received data on closed
+    // stream" at INFO, a dozen lines after the one ERROR line the shell prints.
+    GRPC_LOG.setLevel(Level.WARNING);
     System.exit(run(args, System.out, System.err));
   }
 

@@ -5,9 +5,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "move", description = {
-    "Moves a tablet to another tablet server (no data is copied: the new server opens it from its",
-    "checkpoint). 'describe TABLE' lists the tablets and their servers; 'status' the servers.",
-    "Without SERVER, the live server with the fewest tablets takes it."})
+    "Moves a tablet to another tablet server, copying no data.",
+    "The new server opens it from its checkpoint. Without SERVER, the live server with the fewest tablets takes"
+        + " it. 'describe TABLE' lists the tablets and their servers; 'status' the servers."})
 final class MoveCommand extends TableCommand {
   @Parameters(index = "1", paramLabel = "TABLET", description = "the tablet's id (as describe shows it)")
   int tablet;

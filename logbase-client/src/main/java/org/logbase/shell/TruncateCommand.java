@@ -4,7 +4,8 @@ import org.logbase.client.TableDescription;
 import picocli.CommandLine.Command;
 
 @Command(name = "truncate", description = {
-    "Deletes all rows of a table: drops it and creates it again with the same column groups and split keys.",
+    "Deletes all rows of a table, keeping its schema.",
+    "Drops the table and creates it again with the same column groups and split keys.",
     "Older snapshots of it are gone too. Asks first unless --yes."})
 final class TruncateCommand extends TableCommand.Confirmed {
   @Override

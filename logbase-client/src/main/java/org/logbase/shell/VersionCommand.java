@@ -3,7 +3,7 @@ package org.logbase.shell;
 import org.logbase.common.Version;
 import picocli.CommandLine.Command;
 
-@Command(name = "version", description = "Shows the version of LogBase (of this shell and its client library).")
+@Command(name = "version", description = {"Shows the version of LogBase.", "Of this shell and its client library."})
 final class VersionCommand extends ShellCommand {
   @Override
   void run() {

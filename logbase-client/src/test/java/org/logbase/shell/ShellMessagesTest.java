@@ -51,6 +51,19 @@ class ShellMessagesTest {
     assertFalse(past.err().contains("in the future"), past.err());
   }
 
+  /**
+   * 'split TABLE' on a table whose splits all fail (here the fake master has none; outside, the
+   * cluster went away mid-way) stops after three failures in a row instead of waiting out every
+   * tablet's deadline (hours on a table of thousands), and says what it left.
+   */
+  @Test
+  void splitOfEveryTabletStopsAfterThreeFailuresInARow() {
+    Result r = CLUSTER.shell("-e", "create splitless g:a --splits b,c,d,e,f; split splitless");
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("ERROR: stopped after 3 tablets in a row failed to split"), r.err());
+    assertTrue(r.err().contains("split 0, not split 3, not tried 3 of 6 tablets"), r.err());
+  }
+
   @Test
   void versionPrintsTheVersion() {
     Result r = CLUSTER.shell("--version");

@@ -149,5 +149,8 @@ class ShellTest {
     }
     Result scan = shell("-e", "help scan");
     assertTrue(scan.out().contains("--limit") && scan.out().contains("--as-of"), scan.out());
+    // Each command's line in the list is a whole sentence (some stopped mid-sentence: "...opens it from its").
+    List<String> cut = r.out().lines().filter(l -> l.matches("  [a-z]+ +\\S.*") && !l.endsWith(".")).toList();
+    assertEquals(List.of(), cut, "each a whole sentence");
   }
 }
