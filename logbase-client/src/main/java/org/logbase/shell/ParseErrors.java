@@ -11,6 +11,7 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
@@ -49,6 +50,10 @@ final class ParseErrors {
     }
     if (e instanceof MissingParameterException m) {
       return "missing " + m.getMissing().stream().map(ParseErrors::label).collect(Collectors.joining(", "));
+    }
+    if (e.getCause() instanceof TypeConversionException c && e.getArgSpec() != null && c.getMessage() != null) {
+      // "'abc' is not an int": picocli's own words around it were long enough to be cut short mid-value.
+      return "invalid " + label(e.getArgSpec()) + ": " + Echo.of(c.getMessage());
     }
     String m = e.getMessage() == null ? "invalid input" : e.getMessage();
     return Echo.of(m.isEmpty() ? m : m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1));

@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -62,6 +63,32 @@ class ShellMessagesTest {
     assertEquals(1, r.code());
     assertTrue(r.err().startsWith("ERROR: stopped after 3 tablets in a row failed to split"), r.err());
     assertTrue(r.err().contains("split 0, not split 3, not tried 3 of 6 tablets"), r.err());
+  }
+
+  /** Messages found wanting from outside: each now says what was wrong in the user's terms. */
+  @Test
+  void messagesSayWhatWasWrong(@TempDir Path dir) throws Exception {
+    Result dup = CLUSTER.shell("-e", "create dupgroups cg:a cg:b");
+    assertTrue(dup.err().contains("column group 'cg' appears twice"), dup.err());
+    Result tablet = CLUSTER.shell("-e", "move dupgroups abc");
+    assertTrue(tablet.err().startsWith("ERROR: invalid TABLET: 'abc' is not an int; usage: move"), tablet.err());
+    Result missing = CLUSTER.shell("-f", dir.resolve("nosuch.lb").toString());
+    assertEquals("ERROR: cannot read script " + dir.resolve("nosuch.lb") + ": no such file\n", missing.err());
+    // A line longer than any request can be is refused before it is held whole (a 300 MiB one ran
+    // the shell out of memory).
+    Path huge = dir.resolve("huge.lb");
+    try (var w = Files.newBufferedWriter(huge)) {
+      w.write("put t1 k a=");
+      char[] chunk = new char[1 << 20];
+      Arrays.fill(chunk, 'x');
+      for (int i = 0; i < 33; i++) {
+        w.write(chunk);
+      }
+      w.write("\n");
+    }
+    Result tooLong = CLUSTER.shell("-f", huge.toString());
+    assertEquals(1, tooLong.code());
+    assertTrue(tooLong.err().startsWith("ERROR: huge.lb line 1 is longer than 33554432 characters"), tooLong.err());
   }
 
   @Test

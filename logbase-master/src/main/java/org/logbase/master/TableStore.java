@@ -163,8 +163,11 @@ final class TableStore {
   static byte[] bounded(TableMeta meta) {
     byte[] bytes = meta.toByteArray();
     if (bytes.length > MAX_META_BYTES) {
+      int schema = meta.getSpec().getSerializedSize();
       throw new InvalidRequestException("the metadata of table '" + meta.getSpec().getName() + "' would take "
-          + bytes.length + " bytes; at most " + MAX_META_BYTES + ": use fewer tablets or shorter split keys");
+          + bytes.length + " bytes; at most " + MAX_META_BYTES + " (" + meta.getTabletsCount() + " tablets, "
+          + (bytes.length - schema) + " bytes; column groups and columns, " + schema + " bytes): use "
+          + (schema > bytes.length / 2 ? "fewer or shorter columns" : "fewer tablets or shorter split keys"));
     }
     return bytes;
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.Map;
@@ -113,7 +114,7 @@ class TableMetadataTest {
   @Test
   void invalidSpecsAreRefusedWithClearMessages() {
     assertInvalid("at least one column group", MasterAdmin.createRequest("t", List.of()));
-    assertInvalid("duplicate column group", MasterAdmin.createRequest("t",
+    assertInvalid("column group 'g' appears twice", MasterAdmin.createRequest("t",
         List.of(MasterAdmin.group("g", "a"), MasterAdmin.group("g", "b"))));
     assertInvalid("more than one column group", MasterAdmin.createRequest("t",
         List.of(MasterAdmin.group("g1", "a"), MasterAdmin.group("g2", "a"))));
@@ -131,6 +132,13 @@ class TableMetadataTest {
       huge[i] = String.format("%02d", i) + "x".repeat(30_000);
     }
     assertInvalid("use fewer tablets or shorter split keys", MasterAdmin.simpleTable("t", huge));
+    // The same size in columns: the advice is about columns then.
+    List<String> columns = new ArrayList<>();
+    for (int i = 0; i < 25_000; i++) {
+      columns.add("column_" + i + "_" + "x".repeat(20));
+    }
+    assertInvalid("use fewer or shorter columns", MasterAdmin.createRequest("t",
+        List.of(MasterAdmin.group("g", columns.toArray(String[]::new)))));
     // Split keys compare as unsigned bytes: 0x7f < 0x80.
     master.admin().call(s -> s.createTable(CreateTableRequest.newBuilder(MasterAdmin.simpleTable("bytes"))
         .addSplitKeys(ByteString.copyFrom(new byte[] {0x7f}))

@@ -31,9 +31,11 @@ public final class TableSchema {
     this.groups = List.copyOf(groups);
     Set<String> groupNames = new HashSet<>();
     for (ColumnGroup g : this.groups) {
-      if (!groupNames.add(g.name()) || groupById.put(g.id(), g) != null) {
-        throw new IllegalArgumentException(
-            "table '" + name + "': duplicate column group name or id: " + g.name() + "/" + g.id());
+      if (!groupNames.add(g.name())) {
+        throw new IllegalArgumentException("table '" + name + "': column group '" + g.name() + "' appears twice");
+      }
+      if (groupById.put(g.id(), g) != null) {
+        throw new IllegalArgumentException("table '" + name + "': two column groups have id " + g.id());
       }
       for (String c : g.columns()) {
         if (groupOfColumn.put(c, g) != null) {
