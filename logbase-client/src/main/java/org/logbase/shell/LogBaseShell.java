@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.logbase.client.Transaction;
 import org.logbase.common.Config;
 import org.logbase.common.Version;
 import picocli.CommandLine;
@@ -108,7 +109,16 @@ public final class LogBaseShell implements Callable<Integer> {
     }
     try (ShellSession session = new ShellSession(config, out, err, debug)) {
       ScriptRunner runner = new ScriptRunner(session);
-      return commands != null ? runner.runCommands(commands) : runner.runFile(script, continueOnError);
+      int code = commands != null ? runner.runCommands(commands) : runner.runFile(script, continueOnError);
+      Transaction open = session.transaction();
+      if (open == null || open.isReadOnly() || code != 0) {
+        return code; // closing the session aborts an open one, with a note
+      }
+      // Writes begun and never committed: most likely a forgotten 'commit', which must not pass for success.
+      session.endTransaction().abort();
+      err.println("ERROR: transaction " + open.startTimestamp() + " was still open at the end of the "
+          + (commands != null ? "commands" : "script") + ": aborted, nothing of it was written (end it with 'commit')");
+      return 1;
     }
   }
 }

@@ -182,12 +182,20 @@ class ShellTxnTest {
     assertEquals(List.of("n  text=new"), a.ok("get notes n"));
   }
 
+  /**
+   * A transaction begun by commands or a script and never committed is aborted at the end, and the
+   * shell exits 1 (it exited 0 with a note: a forgotten 'commit' passed for success); a read-only one
+   * left open only gets the note.
+   */
   @Test
   void anOpenTransactionIsAbortedWhenTheScriptEnds() {
     FakeShellCluster.Result r = CLUSTER.shell("-e", "create pending g:c; begin; put pending k c=1");
-    assertEquals(0, r.code(), r.err());
-    assertTrue(r.err().matches("NOTE: transaction \\d+ was still open at the end: aborted, nothing of it was"
-        + " written\n"), r.err());
+    assertEquals(1, r.code(), r.err());
+    assertTrue(r.err().matches("ERROR: transaction \\d+ was still open at the end of the commands: aborted, nothing"
+        + " of it was written \\(end it with 'commit'\\)\n"), r.err());
     assertEquals(List.of("(no row)"), new Session().ok("get pending k"));
+    FakeShellCluster.Result readOnly = CLUSTER.shell("-e", "begin --read-only; get pending k");
+    assertEquals(0, readOnly.code(), readOnly.err());
+    assertTrue(readOnly.err().startsWith("NOTE: transaction "), readOnly.err());
   }
 }
