@@ -17,6 +17,9 @@ if [[ ! -d "$RUN/pids" ]]; then
   done
   exit 0
 fi
+if ! compgen -G "$RUN/pids/*.pid" > /dev/null; then
+  echo "no cluster running under $RUN (its processes were stopped already)"
+fi
 for f in "$RUN"/pids/ts*.pid; do [[ -e "$f" ]] && "$DAEMON" stop "$(basename "$f" .pid)"; done
 for f in "$RUN"/pids/master*.pid; do [[ -e "$f" ]] && "$DAEMON" stop "$(basename "$f" .pid)"; done
 for n in datanode namenode zookeeper; do [[ -e "$RUN/pids/$n.pid" ]] && "$DAEMON" stop "$n"; done
