@@ -19,8 +19,8 @@ import org.logbase.rpc.Mutation;
 import org.logbase.rpc.TabletServiceGrpc;
 
 /**
- * Writes many rows of one table: groups them by tablet and sends one BatchMutate per tablet, all in
- * parallel. Groups that fail retriably are regrouped with fresh locations (the tablet may have
+ * Writes many rows of one table: groups them by tablet and sends one BatchMutate per tablet (more
+ * where its rows add up to over half the message limit), all in parallel. Groups that fail retriably are regrouped with fresh locations (the tablet may have
  * split or moved) and sent again; groups that succeeded are not repeated.
  */
 final class BatchWriter {
@@ -62,15 +62,16 @@ final class BatchWriter {
     for (int i : pending) {
       groups.computeIfAbsent(rpc.serving(locs, puts.get(i).key()), t -> new ArrayList<>()).add(i);
     }
-    Map<TabletInfo, Future<BatchMutateResponse>> calls = new LinkedHashMap<>();
-    groups.forEach((tablet, indexes) -> calls.put(tablet, TabletServiceGrpc.newFutureStub(rpc.channel(tablet))
-        .withDeadline(deadline).batchMutate(request(tablet, puts, indexes, durability))));
+    Map<Chunk, Future<BatchMutateResponse>> calls = new LinkedHashMap<>();
+    groups.forEach((tablet, indexes) -> chunks(tablet, puts, indexes).forEach(chunk -> calls.put(chunk,
+        TabletServiceGrpc.newFutureStub(rpc.channel(tablet)).withDeadline(deadline)
+            .batchMutate(request(tablet, puts, chunk.indexes(), durability)))));
 
     List<Integer> stillPending = new ArrayList<>();
     LogBaseException retriable = null;
     LogBaseException fatal = null;
-    for (Map.Entry<TabletInfo, Future<BatchMutateResponse>> call : calls.entrySet()) {
-      List<Integer> indexes = groups.get(call.getKey());
+    for (Map.Entry<Chunk, Future<BatchMutateResponse>> call : calls.entrySet()) {
+      List<Integer> indexes = call.getKey().indexes();
       try {
         List<Long> ts = await(call.getValue()).getTimestampsList();
         for (int j = 0; j < indexes.size(); j++) {
@@ -93,6 +94,42 @@ final class BatchWriter {
     if (retriable != null) {
       throw retriable;
     }
+  }
+
+  /** Puts of one tablet sent in one request. */
+  private record Chunk(TabletInfo tablet, List<Integer> indexes) {}
+
+  /**
+   * A tablet's puts cut into requests of at most half the message limit each (a put alone larger
+   * than that goes alone, and the server's limits answer it): 20 rows of 8 MB for one tablet were
+   * one request over the limit, refused whole while the other tablets' rows were written.
+   */
+  private List<Chunk> chunks(TabletInfo tablet, List<Put> puts, List<Integer> indexes) {
+    long limit = rpc.settings().maxMessageBytes() / 2;
+    List<Chunk> chunks = new ArrayList<>();
+    List<Integer> current = new ArrayList<>();
+    long bytes = 0;
+    for (int i : indexes) {
+      long size = size(puts.get(i));
+      if (!current.isEmpty() && bytes + size > limit) {
+        chunks.add(new Chunk(tablet, current));
+        current = new ArrayList<>();
+        bytes = 0;
+      }
+      current.add(i);
+      bytes += size;
+    }
+    chunks.add(new Chunk(tablet, current));
+    return chunks;
+  }
+
+  /** About the bytes a put takes in a request: its key, and each column's name and value with their framing. */
+  private static long size(Put p) {
+    long size = p.key().length + 16L;
+    for (Map.Entry<String, byte[]> c : p.columns().entrySet()) {
+      size += c.getKey().length() * 3L + c.getValue().length + 16L;
+    }
+    return size;
   }
 
   private BatchMutateRequest request(TabletInfo tablet, List<Put> puts, List<Integer> indexes, Durability durability) {

@@ -142,6 +142,28 @@ class ClientTest {
     assertFalse(named.contains(0), "every request named its table id: " + named);
   }
 
+  /**
+   * A batch whose rows for one tablet add up to more than a request may carry goes in several
+   * requests: 20 rows of 250 KB to one tablet were one request over the limit (here the fake
+   * server's 4 MiB, and the client's), refused whole while other tablets' rows were written.
+   */
+  @Test
+  void aBatchLargerThanARequestIsSentInSeveral() {
+    createTable("bulky");
+    try (LogBaseClient small = LogBaseClient.connect(cluster.clientConfig().with(ClusterConfig.RPC_MAX_MESSAGE_BYTES, "4m"))) {
+      Table t = small.table("bulky");
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        puts.add(Put.of(b("a" + i), Map.of("name", new byte[250_000])));
+      }
+      long[] ts = t.batchPut(puts);
+      assertEquals(20, ts.length);
+      for (int i = 0; i < 20; i++) {
+        assertEquals(250_000, t.get(b("a" + i)).value("name").length);
+      }
+    }
+  }
+
   @Test
   void getsSelectedColumnsAsOfATimestamp() {
     Table t = createTable("versions");
