@@ -3,6 +3,7 @@ package org.logbase.shell;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.logbase.common.Echo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -27,7 +28,10 @@ final class PutCommand extends ShellCommand {
       if (eq <= 0) {
         throw new ShellException("invalid column value '" + a + "': write it as column=value");
       }
-      columns.put(a.substring(0, eq), ByteArgs.parse(a.substring(eq + 1)));
+      String column = a.substring(0, eq);
+      if (columns.put(column, ByteArgs.parse(a.substring(eq + 1))) != null) {
+        throw new ShellException("column '" + Echo.of(column) + "' is given twice; a put writes each column once");
+      }
     }
     printer().line(rows(table).put(ByteArgs.parse(row), columns));
   }

@@ -79,7 +79,10 @@ final class ScanCommand extends ShellCommand {
     });
     printer().count(rows, "row", "rows");
     if (limit > 0 && rows == limit) {
-      printer().line("(limit " + limit + " reached; use --limit N for more)");
+      printer().line(reverse && limit == ScanSpec.MAX_REVERSE_LIMIT
+          ? "(limit " + limit + " reached, the most a reverse scan reads; for the rows before, scan again with --end"
+              + " set to the last row shown)"
+          : "(limit " + limit + " reached; use --limit N for more)");
     }
   }
 }

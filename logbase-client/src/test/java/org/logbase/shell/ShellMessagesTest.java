@@ -70,6 +70,8 @@ class ShellMessagesTest {
   void messagesSayWhatWasWrong(@TempDir Path dir) throws Exception {
     Result dup = CLUSTER.shell("-e", "create dupgroups cg:a cg:b");
     assertTrue(dup.err().contains("column group 'cg' appears twice"), dup.err());
+    Result twice = CLUSTER.shell("-e", "create twice g:a; put twice r a=1 a=2");
+    assertEquals("ERROR: column 'a' is given twice; a put writes each column once\n", twice.err());
     Result tablet = CLUSTER.shell("-e", "move dupgroups abc");
     assertTrue(tablet.err().startsWith("ERROR: invalid TABLET: 'abc' is not an int; usage: move"), tablet.err());
     Result missing = CLUSTER.shell("-f", dir.resolve("nosuch.lb").toString());
