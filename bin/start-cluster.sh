@@ -86,6 +86,8 @@ admin.enableServer=false
 snapSizeLimitInKb=65536
 autopurge.snapRetainCount=3
 autopurge.purgeInterval=1
+# ZooKeeper keeps this many recent transactions in memory (default 500): of up to 512 KiB each here.
+commitLogCount=50
 CFG
   "$DAEMON" start zookeeper
 fi
