@@ -4,6 +4,7 @@ import io.grpc.Deadline;
 import java.util.concurrent.TimeUnit;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
+import org.logbase.common.Echo;
 import org.logbase.common.ZkPaths;
 
 /** The client's settings, read and checked once from a {@link Config}. */
@@ -25,11 +26,32 @@ record ClientSettings(
     int writeBatchMaxRows,
     long snapshotLeaseAfterMs) {
 
+  /**
+   * host[:port][,host[:port]...][/chroot], each port a number from 1 to 65535: a typo such as
+   * "localhost:abc" was reported as "nothing seems to run there" after a wait.
+   */
+  static void checkConnectString(String zk) {
+    int slash = zk.indexOf('/');
+    String hosts = slash < 0 ? zk : zk.substring(0, slash);
+    for (String hostPort : hosts.split(",", -1)) {
+      int colon = hostPort.lastIndexOf(':');
+      String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+      String port = colon < 0 ? "2181" : hostPort.substring(colon + 1);
+      boolean portOk = port.matches("[0-9]{1,5}") && Integer.parseInt(port) >= 1 && Integer.parseInt(port) <= 65535;
+      if (host.isBlank() || !portOk) {
+        throw new IllegalArgumentException("invalid ZooKeeper address '" + Echo.of(hostPort) + "' in "
+            + ClusterConfig.ZK_CONNECT + " '" + Echo.of(zk) + "': give host:port[,host:port...], each port from 1"
+            + " to 65535");
+      }
+    }
+  }
+
   static ClientSettings from(Config c) {
     String zk = c.getString(ClusterConfig.ZK_CONNECT, "").trim();
     if (zk.isEmpty()) {
       throw new IllegalArgumentException("configuration " + ClusterConfig.ZK_CONNECT + " is not set");
     }
+    checkConnectString(zk);
     return new ClientSettings(
         zk,
         ZkPaths.from(c),

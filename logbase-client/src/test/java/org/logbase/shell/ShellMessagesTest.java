@@ -93,6 +93,17 @@ class ShellMessagesTest {
     assertTrue(tooLong.err().startsWith("ERROR: huge.lb line 1 is longer than 33554432 characters"), tooLong.err());
   }
 
+  /** A malformed --zookeeper is named at once (it was "nothing seems to run there" after a wait). */
+  @Test
+  void aMalformedZooKeeperAddressIsNamedAtOnce() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LogBaseShell.run(new String[] {"--zookeeper", "localhost:abc", "-e", "list"},
+        new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(1, code);
+    String message = err.toString(StandardCharsets.UTF_8);
+    assertTrue(message.startsWith("ERROR: invalid ZooKeeper address 'localhost:abc'"), message);
+  }
+
   @Test
   void versionPrintsTheVersion() {
     Result r = CLUSTER.shell("--version");
