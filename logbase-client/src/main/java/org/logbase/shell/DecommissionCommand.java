@@ -1,5 +1,6 @@
 package org.logbase.shell;
 
+import org.logbase.common.Echo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -18,8 +19,11 @@ final class DecommissionCommand extends ShellCommand {
   @Override
   void run() {
     if (cancel) {
+      boolean draining = client().admin().clusterStatus().servers().stream()
+          .anyMatch(s -> s.serverId().equals(server) && s.draining());
       client().admin().recommission(server);
-      printer().line("server " + server + " takes tablets again; the balancer gives it some");
+      printer().line(draining ? "server " + server + " takes tablets again; the balancer gives it some"
+          : "server " + Echo.of(server) + " was not being decommissioned: nothing changed");
       return;
     }
     int left = client().admin().decommission(server);
