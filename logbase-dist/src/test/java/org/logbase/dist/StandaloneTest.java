@@ -79,10 +79,11 @@ class StandaloneTest {
           + "committed at \\d+ \\(\\S+\\)\nz  c=2  @\\S+\n"), committed[0]);
       assertArrayEquals(b("1"), client.table("t").get(b("a")).value("c"));
 
-      String[] aborted = shell(zk, 0, "begin; put t b c=3; abort; begin; put t q c=4");
+      // A transaction that may have written, left open at the end, is aborted and fails the commands.
+      String[] aborted = shell(zk, 1, "begin; put t b c=3; abort; begin; put t q c=4");
       assertTrue(aborted[0].contains("aborted\n"), aborted[0]);
-      assertTrue(aborted[1].matches("NOTE: transaction \\d+ was still open at the end: aborted, nothing of it was"
-          + " written\n"), aborted[1]);
+      assertTrue(aborted[1].matches("ERROR: transaction \\d+ was still open at the end of the commands: aborted,"
+          + " nothing of it was written \\(end it with 'commit'\\)\n"), aborted[1]);
       assertNull(client.table("t").get(b("b")));
       assertNull(client.table("t").get(b("q")));
 
