@@ -20,8 +20,9 @@ import org.logbase.rpc.TabletServiceGrpc;
 
 /**
  * Writes many rows of one table: groups them by tablet and sends one BatchMutate per tablet (more
- * where its rows add up to over half the message limit), all in parallel. Groups that fail retriably are regrouped with fresh locations (the tablet may have
- * split or moved) and sent again; groups that succeeded are not repeated.
+ * where its rows add up to over half the message limit), all in parallel. Groups that fail
+ * retriably are regrouped with fresh locations (the tablet may have split or moved) and sent again;
+ * groups that succeeded are not repeated.
  */
 final class BatchWriter {
   private final TabletRpc rpc;
@@ -62,16 +63,17 @@ final class BatchWriter {
     for (int i : pending) {
       groups.computeIfAbsent(rpc.serving(locs, puts.get(i).key()), t -> new ArrayList<>()).add(i);
     }
-    Map<Chunk, Future<BatchMutateResponse>> calls = new LinkedHashMap<>();
-    groups.forEach((tablet, indexes) -> chunks(tablet, puts, indexes).forEach(chunk -> calls.put(chunk,
+    // Keyed by each request's puts (disjoint lists, so equal keys never meet).
+    Map<List<Integer>, Future<BatchMutateResponse>> calls = new LinkedHashMap<>();
+    groups.forEach((tablet, indexes) -> chunks(puts, indexes).forEach(chunk -> calls.put(chunk,
         TabletServiceGrpc.newFutureStub(rpc.channel(tablet)).withDeadline(deadline)
-            .batchMutate(request(tablet, puts, chunk.indexes(), durability)))));
+            .batchMutate(request(tablet, puts, chunk, durability)))));
 
     List<Integer> stillPending = new ArrayList<>();
     LogBaseException retriable = null;
     LogBaseException fatal = null;
-    for (Map.Entry<Chunk, Future<BatchMutateResponse>> call : calls.entrySet()) {
-      List<Integer> indexes = call.getKey().indexes();
+    for (Map.Entry<List<Integer>, Future<BatchMutateResponse>> call : calls.entrySet()) {
+      List<Integer> indexes = call.getKey();
       try {
         List<Long> ts = await(call.getValue()).getTimestampsList();
         for (int j = 0; j < indexes.size(); j++) {
@@ -96,30 +98,27 @@ final class BatchWriter {
     }
   }
 
-  /** Puts of one tablet sent in one request. */
-  private record Chunk(TabletInfo tablet, List<Integer> indexes) {}
-
   /**
    * A tablet's puts cut into requests of at most half the message limit each (a put alone larger
    * than that goes alone, and the server's limits answer it): 20 rows of 8 MB for one tablet were
    * one request over the limit, refused whole while the other tablets' rows were written.
    */
-  private List<Chunk> chunks(TabletInfo tablet, List<Put> puts, List<Integer> indexes) {
+  private List<List<Integer>> chunks(List<Put> puts, List<Integer> indexes) {
     long limit = rpc.settings().maxMessageBytes() / 2;
-    List<Chunk> chunks = new ArrayList<>();
+    List<List<Integer>> chunks = new ArrayList<>();
     List<Integer> current = new ArrayList<>();
     long bytes = 0;
     for (int i : indexes) {
       long size = size(puts.get(i));
       if (!current.isEmpty() && bytes + size > limit) {
-        chunks.add(new Chunk(tablet, current));
+        chunks.add(current);
         current = new ArrayList<>();
         bytes = 0;
       }
       current.add(i);
       bytes += size;
     }
-    chunks.add(new Chunk(tablet, current));
+    chunks.add(current);
     return chunks;
   }
 

@@ -98,11 +98,13 @@ final class AssignmentReconciler {
     failover.sawLive(serverId);
     List<TableMeta> all = tables.all();
     Map<String, Integer> tableIds = new HashMap<>();
-    Map<String, Long> fingerprints = new HashMap<>();
+    Map<String, TableMeta> byName = new HashMap<>();
     for (TableMeta table : all) {
       tableIds.put(table.getSpec().getName(), table.getSpec().getId());
-      fingerprints.put(table.getSpec().getName(), fingerprint(table));
+      byName.put(table.getSpec().getName(), table);
     }
+    // Only for the tables this server serves with a fingerprint, once each.
+    Map<String, Long> fingerprints = new HashMap<>();
     // A server that was unreachable when its table was dropped still serves the tablets, perhaps
     // under a name that a table created since has again: closed by the dropped table's id. The
     // server opens none of the new table's tablets while it serves one of the dropped table's, so
@@ -118,9 +120,11 @@ final class AssignmentReconciler {
       if (isCurrent(ref, tableIds)) {
         String name = TableMetas.tabletName(ref.getTable(), ref.getTabletId());
         served.add(name);
-        long now = fingerprints.get(ref.getTable());
-        if (ref.getSchemaFingerprint() != 0 && now != 0 && ref.getSchemaFingerprint() != now) {
-          staleSchema.add(name);
+        if (ref.getSchemaFingerprint() != 0) {
+          long now = fingerprints.computeIfAbsent(ref.getTable(), n -> fingerprint(byName.get(n)));
+          if (now != 0 && ref.getSchemaFingerprint() != now) {
+            staleSchema.add(name);
+          }
         }
       } else {
         if (tableIds.containsKey(ref.getTable())) {

@@ -51,8 +51,8 @@ final class ServedTablets implements AutoCloseable {
    */
   Tablet find(TabletRef ref) {
     checkServing();
-    Tablet t = engine.registry().snapshot().find(ref.getTable(), ref.getTabletId());
-    if (t == null || ref.getTableId() != 0 && t.descriptor().id().tableId() != ref.getTableId()) {
+    Tablet t = findServed(ref.getTable(), ref.getTableId(), ref.getTabletId());
+    if (t == null) {
       throw notServing(ref.getTable(), ref.getTabletId());
     }
     t.noteRequest();
