@@ -7,6 +7,7 @@
 #
 # Without --hdfs, logs live on the local file system. To use an existing ZooKeeper or HDFS instead
 # of starting them, set zookeeper.connect and/or logbase.fs.root in conf/cluster.properties.
+# Run again on the same run directory, it starts only the daemons that are not running there.
 set -euo pipefail
 LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bin/lib.sh
@@ -40,29 +41,45 @@ ZK_CONNECT="$(external zookeeper.connect)"
 FS_ROOT="$(external logbase.fs.root)"
 
 # A daemon that cannot bind its port dies in its log, while the checks below would talk to
-# whatever holds the port (typically a cluster left running) and report this one as up.
+# whatever holds the port (typically a cluster left running) and report this one as up. A port
+# held by this run directory's own daemon of that name is fine: that daemon is left as it is and
+# the others are started (a cluster one of whose daemons died is started again this way).
 busy=()
+ours=()
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-want_port() { # PORT WHAT
+our_daemon() { # NAME: whether this run directory's daemon NAME runs (its pid file names a live java)
+  local f="$RUN/pids/$1.pid" pid
+  [[ -f "$f" ]] || return 1
+  pid="$(cat "$f")"
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && grep -qa java "/proc/$pid/cmdline" 2>/dev/null
+}
+want_port() { # PORT WHAT NAME
   if port_busy "$1"; then
-    busy+=("$1 ($2)")
+    if our_daemon "$3"; then
+      ours+=("$3")
+    else
+      busy+=("$1 ($2)")
+    fi
   fi
 }
-[[ -n "$ZK_CONNECT" ]] || want_port "$ZK_PORT" "ZooKeeper, LOGBASE_ZK_PORT"
+[[ -n "$ZK_CONNECT" ]] || want_port "$ZK_PORT" "ZooKeeper, LOGBASE_ZK_PORT" zookeeper
 if $HDFS && [[ -z "$FS_ROOT" ]]; then
-  want_port "$NN_PORT" "NameNode, LOGBASE_NN_PORT"
+  want_port "$NN_PORT" "NameNode, LOGBASE_NN_PORT" namenode
 fi
 for i in $(seq 1 "$MASTERS"); do
-  want_port $((MASTER_PORT + i - 1)) "master$i, LOGBASE_MASTER_PORT"
+  want_port $((MASTER_PORT + i - 1)) "master$i, LOGBASE_MASTER_PORT" "master$i"
 done
 for i in $(seq 1 "$SERVERS"); do
-  want_port $((TS_PORT + i - 1)) "ts$i, LOGBASE_TS_PORT"
+  want_port $((TS_PORT + i - 1)) "ts$i, LOGBASE_TS_PORT" "ts$i"
 done
 if ((${#busy[@]} > 0)); then
   echo "start-cluster.sh: ports already in use: ${busy[*]}" >&2
   echo "  Is another cluster running? Stop it (LOGBASE_RUN_DIR=<its run dir> bin/stop-cluster.sh) or" \
     "choose other ports with the variables named." >&2
   exit 1
+fi
+if ((${#ours[@]} > 0)); then
+  echo "already running in $RUN, left as they are: ${ours[*]}; starting the others"
 fi
 
 lb_ensure_built

@@ -1,6 +1,10 @@
 package org.logbase.client;
 
 import io.grpc.Deadline;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
@@ -89,9 +93,29 @@ final class MasterLocator {
     }
     String address = zk.getZookeeperClient().getCurrentConnectionString();
     if (!connectedOnce && waitMs < leftMs) {
+      List<String> unknown = unresolvedHosts(address);
+      String why = unknown.isEmpty() ? "nothing seems to run there"
+          : "no address is known for " + String.join(", ", unknown) + " (the name does not resolve)";
       throw new ZooKeeperUnreachableException("cannot connect to ZooKeeper at " + address + " (tried for "
-          + Math.round(waitMs / 1000.0) + " s): nothing seems to run there");
+          + Math.round(waitMs / 1000.0) + " s): " + why);
     }
     throw new NotActiveMasterException("cannot connect to ZooKeeper at " + address + " to find the active master");
+  }
+
+  /** The hosts of a connect string (host:port,...[/chroot]) that do not resolve, looked up now. */
+  static List<String> unresolvedHosts(String connectString) {
+    int slash = connectString.indexOf('/');
+    String hosts = slash < 0 ? connectString : connectString.substring(0, slash);
+    List<String> unknown = new ArrayList<>();
+    for (String hostPort : hosts.split(",")) {
+      int colon = hostPort.lastIndexOf(':');
+      String host = (colon < 0 ? hostPort : hostPort.substring(0, colon)).trim();
+      try {
+        InetAddress.getAllByName(host);
+      } catch (UnknownHostException e) {
+        unknown.add(host);
+      }
+    }
+    return unknown;
   }
 }

@@ -104,6 +104,18 @@ class ShellMessagesTest {
     assertTrue(message.startsWith("ERROR: invalid ZooKeeper address 'localhost:abc'"), message);
   }
 
+  /** A ZooKeeper host whose name does not resolve is named (it was "nothing seems to run there"). */
+  @Test
+  void anUnresolvableZooKeeperHostIsNamed() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LogBaseShell.run(new String[] {"--zookeeper", "no-such-zookeeper.invalid:2181", "-e", "list"},
+        new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(1, code);
+    String message = err.toString(StandardCharsets.UTF_8);
+    assertTrue(message.contains("no address is known for no-such-zookeeper.invalid (the name does not resolve)"),
+        message);
+  }
+
   @Test
   void versionPrintsTheVersion() {
     Result r = CLUSTER.shell("--version");

@@ -8,9 +8,13 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.logbase.common.Config;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where every known data file lives, and positioned reads from it by id. Open input streams are
@@ -21,6 +25,7 @@ import org.logbase.common.Config;
  * RawLocalFileSystem's channel reads).
  */
 public final class FileRegistry implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(FileRegistry.class);
   public static final String MAX_OPEN = "files.max.open";
   static final int MAX_OPEN_DEFAULT = 512;
 
@@ -85,8 +90,23 @@ public final class FileRegistry implements Closeable {
         readOnce(id, offset, buf);
       } catch (IOException again) {
         again.addSuppressed(e);
+        LOG.warn("reading {} bytes at offset {} of data file {} failed, on a stream opened anew too; {}",
+            buf.length, offset, id, describe(id));
         throw again;
       }
+    }
+  }
+
+  /** What the file system says of a file a read failed on, for the log: its length and state. */
+  private String describe(long id) {
+    try {
+      Path p = path(id);
+      FileStatus status = fs.getFileStatus(p);
+      String state = fs instanceof DistributedFileSystem dfs
+          ? (dfs.isFileClosed(p) ? ", closed" : ", still open for writing") : "";
+      return p + " is " + status.getLen() + " bytes long" + state;
+    } catch (IOException e) {
+      return "the file system cannot say more of it: " + e;
     }
   }
 
