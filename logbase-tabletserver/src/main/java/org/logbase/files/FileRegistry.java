@@ -7,6 +7,9 @@ import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -23,14 +26,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Positioned reads on one stream are safe from many threads at once (HDFS pread,
  * RawLocalFileSystem's channel reads).
+ *
+ * <p>The files this server writes ({@link WrittenFiles}) are closed while no read of them is under
+ * way, and reads that come meanwhile wait for the close. An HDFS DataNode before 3.5 drops its
+ * replica of a block when a read opens it just as the writer's close moves it from the replicas
+ * being written to the finalized ones (HDFS-17342): it takes the moved file for a lost one. With one
+ * replica the block is then missing, every read of the file fails, until the DataNode's directory
+ * scan finds the file again, hours later. Seen once in CompactionModelTest on a MiniDFSCluster: a
+ * read of a log segment closed as it filled.
  */
-public final class FileRegistry implements Closeable {
+public final class FileRegistry implements Closeable, WrittenFiles {
   private static final Logger LOG = LoggerFactory.getLogger(FileRegistry.class);
   public static final String MAX_OPEN = "files.max.open";
   static final int MAX_OPEN_DEFAULT = 512;
 
   private final FileSystem fs;
   private final ConcurrentHashMap<Long, Path> paths = new ConcurrentHashMap<>();
+  /** The files this server writes and has not closed: reads share the lock, the close holds it alone. */
+  private final ConcurrentHashMap<Long, ReadWriteLock> beingWritten = new ConcurrentHashMap<>();
   private final Cache<Long, Handle> open;
 
   public FileRegistry(FileSystem fs, Config config) {
@@ -59,6 +72,32 @@ public final class FileRegistry implements Closeable {
     Path before = paths.putIfAbsent(id, p);
     if (before != null && !before.equals(p)) {
       throw new IllegalStateException("file id " + id + " is " + before + ", not " + p);
+    }
+  }
+
+  /** Registers a file this server has just created and writes; see {@link #close(long, Closeable)}. */
+  @Override
+  public void created(long id, Path path) {
+    register(id, path);
+    beingWritten.put(id, new ReentrantReadWriteLock());
+  }
+
+  /**
+   * Closes a file registered by {@link #created} once the reads of it under way have ended; reads
+   * that come meanwhile wait until it is closed.
+   */
+  @Override
+  public void close(long id, Closeable file) throws IOException {
+    ReadWriteLock gate = beingWritten.get(id);
+    if (gate == null) {
+      throw new IllegalStateException("data file " + id + " was not registered as created here, or is closed");
+    }
+    gate.writeLock().lock();
+    try {
+      file.close();
+    } finally {
+      beingWritten.remove(id);
+      gate.writeLock().unlock();
     }
   }
 
@@ -111,11 +150,22 @@ public final class FileRegistry implements Closeable {
   }
 
   private void readOnce(long id, long offset, byte[] buf) throws IOException {
-    Handle h = acquire(id);
+    ReadWriteLock gate = beingWritten.get(id);
+    Lock read = gate == null ? null : gate.readLock();
+    if (read != null) {
+      read.lock();
+    }
     try {
-      h.in.readFully(offset, buf);
+      Handle h = acquire(id);
+      try {
+        h.in.readFully(offset, buf);
+      } finally {
+        h.release();
+      }
     } finally {
-      h.release();
+      if (read != null) {
+        read.unlock();
+      }
     }
   }
 
@@ -140,6 +190,7 @@ public final class FileRegistry implements Closeable {
 
   /** Closes the stream of a file that is going away, and forgets where it was. */
   public void forget(long id) {
+    beingWritten.remove(id);
     open.invalidate(id);
     paths.remove(id);
   }

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.files.FileIds;
+import org.logbase.files.WrittenFiles;
 import org.logbase.common.LogUnavailableException;
 import org.logbase.common.Threads;
 import org.logbase.common.ValueTooLargeException;
@@ -97,14 +97,14 @@ public final class LogWriter implements Closeable {
   private volatile long records;
 
   private LogWriter(
-      FileSystem fs, Path dir, LogConfig config, long firstLsn, FileIds ids, BiConsumer<Long, Path> created,
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, FileIds ids, WrittenFiles files,
       Listener listener) throws IOException {
     this.dir = dir;
     this.config = config;
     this.listener = listener;
     List<Long> existing = SegmentFiles.list(fs, dir);
     this.log = new SegmentedLog(fs, dir, config, firstLsn, existing.isEmpty() ? 0 : existing.get(existing.size() - 1),
-        ids, created);
+        ids, files);
     this.thread = Threads.newDaemon("log-writer-" + dir.getName(), this::run);
     this.acker = Threads.newDaemon("log-acker-" + dir.getName(), this::acknowledge);
   }
@@ -121,20 +121,20 @@ public final class LogWriter implements Closeable {
       throws IOException {
     List<Long> existing = SegmentFiles.list(fs, dir);
     return open(fs, dir, config, firstLsn, FileIds.after(existing.isEmpty() ? 0 : existing.get(existing.size() - 1)),
-        (id, path) -> { }, listener);
+        WrittenFiles.UNREAD, listener);
   }
 
   /**
    * Opens a writer that continues the log in {@code dir} with a new segment.
    *
    * @param ids where segment ids come from: above every existing segment's, increasing
-   * @param created told of every segment file created (its id and path) before a record is written to it
+   * @param files told of every segment file created before a record is written to it, and closes each
    */
   public static LogWriter open(
-      FileSystem fs, Path dir, LogConfig config, long firstLsn, FileIds ids, BiConsumer<Long, Path> created,
+      FileSystem fs, Path dir, LogConfig config, long firstLsn, FileIds ids, WrittenFiles files,
       Listener listener) throws IOException {
     fs.mkdirs(dir);
-    LogWriter w = new LogWriter(fs, dir, config, firstLsn, ids, created, listener);
+    LogWriter w = new LogWriter(fs, dir, config, firstLsn, ids, files, listener);
     w.acker.start();
     w.thread.start();
     return w;

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Threads;
 import org.logbase.files.FileIds;
+import org.logbase.files.WrittenFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +36,7 @@ final class SegmentedLog implements Closeable {
   private final LogConfig config;
   private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("log-segment-closer"));
   private final FileIds ids;
-  private final BiConsumer<Long, Path> created;
+  private final WrittenFiles files;
   private long nextLsn;
   private long lastSegment;
   private SegmentFile current;
@@ -50,17 +50,17 @@ final class SegmentedLog implements Closeable {
   /**
    * @param lastSegment the id of the log's newest segment (0: none): new ones must be above it
    * @param ids segment ids: above every segment of this log already written, increasing
-   * @param created told of each segment created (its id and path) before a record goes into it
+   * @param files told of each segment created before a record goes into it, and closes each
    */
   SegmentedLog(FileSystem fs, Path dir, LogConfig config, long firstLsn, long lastSegment, FileIds ids,
-      BiConsumer<Long, Path> created) {
+      WrittenFiles files) {
     this.lastSegment = lastSegment;
     this.fs = fs;
     this.dir = dir;
     this.config = config;
     this.nextLsn = firstLsn;
     this.ids = ids;
-    this.created = created;
+    this.files = files;
   }
 
   /**
@@ -90,8 +90,9 @@ final class SegmentedLog implements Closeable {
       retries++;
       try {
         if (current != null) {
-          current.abandon();
+          SegmentFile failed = current;
           current = null;
+          files.close(failed.number(), failed::abandon);
         }
         current = createNext();
         w = writeAndFlush(records, frames, firstLsn, count, sync);
@@ -145,7 +146,7 @@ final class SegmentedLog implements Closeable {
     // in it is flushed and acknowledged already, so writers need not wait for that.
     closer.execute(() -> {
       try {
-        full.close();
+        files.close(full.number(), full);
       } catch (IOException e) {
         LOG.warn("closing full segment {} failed; its contents were flushed before", full.number(), e);
       }
@@ -161,7 +162,7 @@ final class SegmentedLog implements Closeable {
     long blockSize = (config.segmentBytes() + config.maxBatchBytes() + BLOCK_ROUNDING - 1) / BLOCK_ROUNDING
         * BLOCK_ROUNDING;
     SegmentFile s = SegmentFile.create(fs, dir, number, blockSize);
-    created.accept(number, s.path());
+    files.created(number, s.path());
     LOG.info("log segment {} opened: {}", number, s.path());
     return s;
   }
@@ -198,7 +199,7 @@ final class SegmentedLog implements Closeable {
       throw new IOException("interrupted while closing segments", e);
     }
     if (current != null) {
-      current.close();
+      files.close(current.number(), current);
     }
   }
 }

@@ -148,7 +148,7 @@ public final class StorageEngine implements Closeable {
     this.limits = TabletLimits.from(options.config());
     this.applier = new IndexApplier((table, key) -> registry.snapshot().groups(table, key), cache,
         new IndexApplier.Watermark(r.nextLsn() - 1, new LogPosition(r.nextSegment(), 0)));
-    this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), ids, files::register, applier::applyBatch);
+    this.writer = LogWriter.open(fs, logDir, logConfig, r.nextLsn(), ids, files, applier::applyBatch);
     this.reader = new RecordReader(files);
     this.store = new RecordStore(writer, reader, cache);
     this.checkpointer = new Checkpointer(checkpoints, () -> registry.snapshot().entries().stream()

@@ -2,11 +2,13 @@ package org.logbase.files;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,10 +16,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,6 +31,7 @@ import org.apache.hadoop.fs.FilterFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.log.LogFileSystems;
+import org.logbase.testing.PausingFileSystem;
 
 /**
  * Files by id: reads from any directory, a bounded number of open streams, a stream that fails a
@@ -95,6 +102,101 @@ class FileRegistryTest {
         FileNotFoundException gone = assertThrows(FileNotFoundException.class, () -> files.readFully(2, 0, got));
         assertTrue(gone.getMessage().contains("2"), gone.getMessage());
       }
+    }
+  }
+
+  /**
+   * A file this server writes is closed with no read of it under way, and a read that comes during
+   * the close waits for it (an HDFS DataNode before 3.5 loses a replica opened for a read as the
+   * close finalizes it, HDFS-17342). Both halves fail if the close does not take the file's gate.
+   */
+  @Test
+  void aWrittenFileIsClosedWithNoReadOfItUnderWay() throws Exception {
+    Path f = dir.resolve("seg-1");
+    Files.writeString(f, "contents");
+    byte[] expected = "contents".getBytes(StandardCharsets.UTF_8);
+    ExecutorService threads = Executors.newCachedThreadPool();
+    try (FileSystem raw = LogFileSystems.open(dir.toUri(), new Configuration())) {
+      PausingFileSystem fs = new PausingFileSystem(raw);
+      try (FileRegistry files = new FileRegistry(fs, 8)) {
+        files.created(1, new org.apache.hadoop.fs.Path(f.toUri()));
+        // A read held where it opens its stream; the close comes meanwhile.
+        PausingFileSystem.Pause pause = fs.pauseNextOpen("seg-1");
+        AtomicBoolean readDone = new AtomicBoolean();
+        Future<?> read = threads.submit(() -> {
+          byte[] got = new byte[8];
+          files.readFully(1, 0, got);
+          assertArrayEquals(expected, got);
+          readDone.set(true);
+          return null;
+        });
+        pause.awaitReached();
+        AtomicBoolean closedDuringRead = new AtomicBoolean();
+        Thread closer = new Thread(() -> {
+          try {
+            files.close(1, () -> closedDuringRead.set(!readDone.get()));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+        closer.start();
+        awaitWaitingOrDone(closer);
+        pause.release();
+        read.get(60, TimeUnit.SECONDS);
+        closer.join(60_000);
+        assertFalse(closedDuringRead.get(), "the close waited for the read under way");
+
+        // A file whose close is under way: a read waits for it, then reads the closed file.
+        files.created(2, new org.apache.hadoop.fs.Path(f.toUri()));
+        CountDownLatch closing = new CountDownLatch(1);
+        CountDownLatch finishClose = new CountDownLatch(1);
+        Future<?> close = threads.submit(() -> {
+          files.close(2, () -> {
+            closing.countDown();
+            await(finishClose);
+          });
+          return null;
+        });
+        assertTrue(closing.await(60, TimeUnit.SECONDS));
+        AtomicReference<Thread> readerThread = new AtomicReference<>();
+        Future<?> later = threads.submit(() -> {
+          readerThread.set(Thread.currentThread());
+          byte[] got = new byte[8];
+          files.readFully(2, 0, got);
+          assertArrayEquals(expected, got);
+          return null;
+        });
+        while (readerThread.get() == null) {
+          Thread.onSpinWait();
+        }
+        awaitWaitingOrDone(readerThread.get());
+        assertFalse(later.isDone(), "the read waits while the file is being closed");
+        finishClose.countDown();
+        close.get(60, TimeUnit.SECONDS);
+        later.get(60, TimeUnit.SECONDS);
+        assertThrows(IllegalStateException.class, () -> files.close(2, () -> { }), "a file is closed once");
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** Until {@code t} is blocked (on a lock or latch) or has ended. */
+  private static void awaitWaitingOrDone(Thread t) {
+    Set<Thread.State> stopped = Set.of(Thread.State.WAITING, Thread.State.TIMED_WAITING, Thread.State.TERMINATED);
+    while (!stopped.contains(t.getState())) {
+      Thread.onSpinWait();
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test did not let the close finish within 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 

@@ -18,12 +18,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.logbase.files.FileRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.common.LogUnavailableException;
+import org.logbase.files.FileRegistry;
+import org.logbase.files.WrittenFiles;
 import org.logbase.testing.FlakyFileSystem;
 
 class LogWriterTest {
@@ -218,7 +219,7 @@ class LogWriterTest {
     }
     // An allocator that lost its state hands out 1 again: the new segment would sort before the old
     // ones and recovery from a checkpoint position would skip it. The first write opens the segment.
-    try (LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 10, () -> 1, (id, path) -> { }, (batch, end) -> { })) {
+    try (LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 10, () -> 1, WrittenFiles.UNREAD, (batch, end) -> { })) {
       CompletionException e = assertThrows(CompletionException.class,
           () -> w.append(List.of(rec(10)), Durability.HFLUSH).join());
       StringBuilder messages = new StringBuilder();
