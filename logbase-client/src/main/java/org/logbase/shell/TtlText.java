@@ -25,6 +25,12 @@ final class TtlText {
       throw new ShellException("invalid ttl '" + Echo.of(text) + "': " + FORMS);
     }
     long n = Long.parseLong(m.group(1));
+    if (n == 0) {
+      // "0" alone means forever (as the client's 0 does); "0s" reads as "keep nothing", which no
+      // column group can mean.
+      throw new ShellException("invalid ttl '" + Echo.of(text) + "': a time to live must be more than 0;"
+          + " for no limit write ttl=forever");
+    }
     Duration d;
     try {
       d = switch (m.group(2)) {

@@ -51,6 +51,8 @@ class ShellRetentionTest {
     assertTrue(error("alter strict g versions=-1").startsWith("ERROR: invalid versions '-1'"));
     assertTrue(error("alter strict g versions=many").startsWith("ERROR: invalid versions 'many'"));
     assertTrue(error("alter strict g 'ttl=3 weeks'").startsWith("ERROR: invalid ttl '3 weeks'"));
+    assertTrue(error("alter strict g ttl=0s").startsWith("ERROR: invalid ttl '0s': a time to live must be more than 0;"
+        + " for no limit write ttl=forever"));
     assertTrue(error("alter strict g ttl=40000d").startsWith("ERROR: ttl '40000d' is too long: at most 36600d"));
     assertTrue(error("alter strict g ttl=999999999999999999d").contains("is too long"));
     assertTrue(error("alter strict g compression=snappy").contains("compression 'snappy' is not one of none, lz4, zstd"));
