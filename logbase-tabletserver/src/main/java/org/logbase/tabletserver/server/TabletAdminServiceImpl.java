@@ -160,13 +160,15 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
     }
     try {
       return tablets.split(d, key, req.getLeftId(), req.getRightId());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (RuntimeException e) {
-      if (t != null && tablets.findServed(d.schema().name(), d.tabletId()) == t) {
-        t.gate().reopen(); // failed before it was closed: it goes on serving
+    } catch (IOException | RuntimeException e) {
+      // Failed before it closed the tablet: it goes on serving. Served now perhaps as another Tablet
+      // (an alter or a compaction replaces it in place), but one with the same gate; a tablet opened
+      // anew since has a gate of its own.
+      Tablet now = tablets.findServed(d.schema().name(), d.tabletId());
+      if (t != null && now != null && now.gate() == t.gate()) {
+        now.gate().reopen();
       }
-      throw e;
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
   }
 }
