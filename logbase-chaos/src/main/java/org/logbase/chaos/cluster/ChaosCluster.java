@@ -44,6 +44,11 @@ public final class ChaosCluster implements AutoCloseable {
   private final List<Daemon> others = new CopyOnWriteArrayList<>();
   /** Each master's and tablet server's path to ZooKeeper, which a partition cuts. */
   private final Map<Daemon, Link> zooKeeperLinks = new LinkedHashMap<>();
+  /**
+   * Each tablet server's RPC port as clients, masters and the other servers reach it (the address it
+   * registers): cutting one isolates the server from all of them while it keeps ZooKeeper.
+   */
+  private final Map<Daemon, Link> rpcLinks = new LinkedHashMap<>();
 
   /**
    * @param settings lines for the cluster's logbase.properties, on top of the defaults here
@@ -78,11 +83,16 @@ public final class ChaosCluster implements AutoCloseable {
     for (int i = 1; i <= serverCount; i++) {
       String id = "ts" + i;
       Link link = new Link(id, zkPort);
-      List<String> args = List.of("--id", id, "--config", linkedConfig(id, link, all), "--port", "0");
+      // A fixed port (restarts bind it again), reached through a link whose address is registered.
+      int rpcPort = freePort();
+      Link rpc = new Link(id + "-rpc", rpcPort);
+      List<String> args = List.of("--id", id, "--config", linkedConfig(id, link, all), "--port", Integer.toString(rpcPort),
+          "--host", "127.0.0.1", "--advertise", "127.0.0.1:" + rpc.port());
       Daemon ts = broken.isEmpty() ? daemon(id, TabletServer.class, args)
           : daemon(id, BrokenTabletServer.class, concat(BrokenTabletServer.BROKEN + broken, args));
       tabletServers.put(id, ts);
       zooKeeperLinks.put(ts, link);
+      rpcLinks.put(ts, rpc);
     }
   }
 
@@ -178,7 +188,7 @@ public final class ChaosCluster implements AutoCloseable {
    */
   public List<Daemon> heal() throws Exception {
     List<Daemon> restarted = new ArrayList<>();
-    for (Link link : zooKeeperLinks.values()) {
+    for (Link link : links()) {
       link.restore();
     }
     for (Daemon d : all()) {
@@ -213,6 +223,21 @@ public final class ChaosCluster implements AutoCloseable {
       throw new IllegalArgumentException(d + " has no link to ZooKeeper");
     }
     return link;
+  }
+
+  /** The path from clients, masters and other servers to a tablet server ({@link Link#cut} isolates it). */
+  public Link rpcLink(Daemon tabletServer) {
+    Link link = rpcLinks.get(tabletServer);
+    if (link == null) {
+      throw new IllegalArgumentException(tabletServer + " is not a tablet server");
+    }
+    return link;
+  }
+
+  private List<Link> links() {
+    List<Link> out = new ArrayList<>(zooKeeperLinks.values());
+    out.addAll(rpcLinks.values());
+    return out;
   }
 
   public Daemon zookeeper() {
@@ -273,7 +298,7 @@ public final class ChaosCluster implements AutoCloseable {
     for (Daemon d : reversed) {
       d.stop();
     }
-    for (Link link : zooKeeperLinks.values()) {
+    for (Link link : links()) {
       try {
         link.close();
       } catch (IOException e) {

@@ -31,6 +31,12 @@ public enum Fault {
   PARTITION_TABLETSERVER("partition-tabletserver", 1),
   /** Cut the active master off from ZooKeeper past its session; tablet servers still reach it. */
   PARTITION_MASTER("partition-master", 1),
+  /**
+   * Cut a tablet server off from clients, masters and the other servers for 1-15 s, both ways, while
+   * it keeps ZooKeeper (so its tablets stay with it): requests in flight, a transaction's prepare or
+   * decision among them, arrive only when the link is restored, long after their senders gave up.
+   */
+  ISOLATE_TABLETSERVER("isolate-tabletserver", 1),
   /** Starve a tablet server of CPU (5% of a core) for 5-15 s. */
   STARVE_TABLETSERVER("starve-tabletserver", 1),
   /** kill -9 ZooKeeper, restart it after 1-5 s (same data and port). */

@@ -221,6 +221,19 @@ public final class Nemesis {
         long ms = sessionTimeout.toMillis() + 2000 + random().nextInt(3000);
         partition(f, m, ms, m + " (active master)");
       });
+      case ISOLATE_TABLETSERVER -> withVictim(f, cluster.tabletServers(), ts -> {
+        long ms = 1000 + random().nextInt(14_000);
+        Link link = cluster.rpcLink(ts);
+        link.cut();
+        event(f, ts + " cut off from clients, masters and other servers for " + ms + " ms (it keeps ZooKeeper)");
+        try {
+          pause(ms);
+        } finally {
+          link.restore();
+        }
+        event(f, ts + " reachable again");
+        healIfDead(f, ts);
+      });
       case STARVE_TABLETSERVER -> withVictim(f, cluster.tabletServers(), ts -> {
         long ms = 5000 + random().nextInt(10_000);
         long pid = ts.pid();

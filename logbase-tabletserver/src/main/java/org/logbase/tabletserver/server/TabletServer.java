@@ -17,6 +17,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.logbase.client.LogBaseClient;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
+import org.logbase.common.Echo;
 import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
 import org.logbase.common.ZooKeeperClients;
@@ -59,6 +60,11 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
 
   @Option(names = "--port", description = "RPC port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int port = 16020;
+
+  @Option(names = "--advertise", paramLabel = "HOST:PORT", description = "Address registered for clients, masters"
+      + " and other servers to reach this server at, when they reach it through a proxy or address translation"
+      + " (default: --host and the port bound).")
+  String advertise;
 
   @Option(names = "--config", description = "Settings file (default: conf/logbase.properties when it exists).")
   Path configFile = Path.of("conf/logbase.properties");
@@ -120,6 +126,17 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     return tablets.isServing() ? 0 : 2;
   }
 
+  /** A host:port to register, or a clear refusal. */
+  static String checkedAddress(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    String p = colon < 0 ? "" : hostPort.substring(colon + 1);
+    if (colon < 1 || !p.matches("[0-9]{1,5}") || Integer.parseInt(p) < 1 || Integer.parseInt(p) > 65535) {
+      throw new IllegalArgumentException("--advertise '" + Echo.of(hostPort) + "' is not HOST:PORT with a port from 1"
+          + " to 65535");
+    }
+    return hostPort;
+  }
+
   /** Starts a tablet server in this JVM (the standalone cluster, tests). */
   public static TabletServer start(Config config, String id, String host, int port) throws Exception {
     TabletServer s = new TabletServer();
@@ -136,6 +153,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
    * again before the failure is thrown, so an embedding process is left with no stray threads.
    */
   public void start(Config config) throws Exception {
+    if (advertise != null) {
+      checkedAddress(advertise); // refused before anything starts
+    }
     try {
       startParts(config);
     } catch (Exception | Error e) {
@@ -195,7 +215,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
             compactor))
         .build();
     rpc.start(); // assigned first, so that close() shuts it down if binding fails
-    String address = host + ":" + rpc.getPort();
+    String address = advertise != null ? advertise : host + ":" + rpc.getPort();
 
     new ServerRegistration(zk, paths, id).register(address, Duration.ofMillis(3L * sessionMs), this::sessionLost);
     lease.arm();
