@@ -21,13 +21,14 @@ public final class LogFileSystems {
 
   /**
    * The file system for {@code root}. file:// gets RawLocalFileSystem because the checksummed
-   * LocalFileSystem ignores hflush/hsync, which would make every acknowledgement a lie. A fresh,
+   * LocalFileSystem ignores hflush/hsync, which would make every acknowledgement a lie, and syncs
+   * the directories a create, mkdirs or rename changed ({@link DurableLocalFileSystem}). A fresh,
    * uncached instance: closing it must not close someone else's.
    */
   public static FileSystem open(URI root, Configuration conf) throws IOException {
     String scheme = root.getScheme() == null ? "file" : root.getScheme();
     if (scheme.equals("file")) {
-      RawLocalFileSystem fs = new RawLocalFileSystem();
+      RawLocalFileSystem fs = new DurableLocalFileSystem();
       fs.initialize(URI.create("file:///"), conf);
       return fs;
     }

@@ -122,25 +122,25 @@ class FileRegistryTest {
         files.created(1, new org.apache.hadoop.fs.Path(f.toUri()));
         // A read held where it opens its stream; the close comes meanwhile.
         PausingFileSystem.Pause pause = fs.pauseNextOpen("seg-1");
-        AtomicBoolean readDone = new AtomicBoolean();
         Future<?> read = threads.submit(() -> {
           byte[] got = new byte[8];
           files.readFully(1, 0, got);
           assertArrayEquals(expected, got);
-          readDone.set(true);
           return null;
         });
         pause.awaitReached();
+        AtomicBoolean released = new AtomicBoolean();
         AtomicBoolean closedDuringRead = new AtomicBoolean();
         Thread closer = new Thread(() -> {
           try {
-            files.close(1, () -> closedDuringRead.set(!readDone.get()));
+            files.close(1, () -> closedDuringRead.set(!released.get()));
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
         });
         closer.start();
         awaitWaitingOrDone(closer);
+        released.set(true); // the read goes on from here: a close before this met it under way
         pause.release();
         read.get(60, TimeUnit.SECONDS);
         closer.join(60_000);

@@ -205,6 +205,17 @@ final class ServedTablets implements AutoCloseable {
     return out;
   }
 
+  /** The tablets of table {@code tableId} served now. */
+  List<Tablet> servedOf(int tableId) {
+    List<Tablet> out = new ArrayList<>();
+    for (TabletRegistry.Entry e : engine.registry().snapshot().entries()) {
+      if (e.id().tableId() == tableId) {
+        out.add(e.tablet());
+      }
+    }
+    return out;
+  }
+
   /** Each served tablet's size and request count, for the heartbeat. */
   List<TabletLoad> loads() {
     List<TabletLoad> out = new ArrayList<>();

@@ -80,6 +80,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   private CuratorFramework zk;
   private Heartbeater heartbeater;
   private CompactionScheduler compactions;
+  private DroppedTableCloser droppedTables;
   private LogFileSize logFileSize;
   private ServedTablets tablets;
   private ServingLease lease;
@@ -238,6 +239,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }, oracle::heldSnapshots);
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
     compactions.start();
+    droppedTables = new DroppedTableCloser(zk, paths, tablets, txns, config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS));
+    droppedTables.start();
     LOG.info("tablet server {} serving at {}", id, address);
     System.out.println("TABLETSERVER READY " + id + " " + address);
     System.out.flush();
@@ -293,6 +296,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }
     if (compactions != null) {
       compactions.close();
+    }
+    if (droppedTables != null) {
+      droppedTables.close();
     }
     if (lease != null) {
       lease.close();

@@ -218,6 +218,25 @@ class TabletServerTest {
   }
 
   /**
+   * A server closes the tablets of a table whose drop ZooKeeper records, without the master's close
+   * (which a server cut off from the master, or paused, never gets): before, it served them, and
+   * took writes from clients whose locations predated the drop, until a heartbeat was reconciled.
+   * Here the id is recorded as a drop records it while the table's metadata stays, so the master
+   * never closes the tablet; the server must stop serving it by itself. Fails without {@link
+   * DroppedTableCloser}.
+   */
+  @Test
+  void aDropRecordedInZooKeeperClosesTheTablesTabletsWithoutTheMaster() throws Exception {
+    int id;
+    try (LogBaseClient client = LogBaseClient.connect(zkServer.getConnectString())) {
+      id = client.admin().describeTable("users").schema().id();
+    }
+    data.put(put("a", "name", new byte[] {1}).build());
+    server.zk().create().creatingParentsIfNeeded().forPath(new ZkPaths(ZkPaths.DEFAULT_ROOT).droppedTable(id));
+    Await.until(Duration.ofSeconds(30), "ts1 closes tablet 0 of the dropped table", () -> !serves(USERS0));
+  }
+
+  /**
    * Through the real master and server: an alter re-opens the tablets with the new policy and they
    * go on serving; compact reaches the server, each tablet is compacted and reports its numbers, the
    * rows read the same afterwards, and the next heartbeat carries the outcome to the status.
