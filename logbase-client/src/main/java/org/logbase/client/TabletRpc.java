@@ -141,6 +141,12 @@ final class TabletRpc {
     connections.reconnectSoon(tablet.address());
   }
 
+  /** After a server was not reached: every table is looked up again, and its channel reconnects without delay. */
+  void forgetServer(String address) {
+    locations.forgetAll();
+    connections.reconnectSoon(address);
+  }
+
   Channel channel(TabletInfo tablet) {
     return connections.channel(tablet.address());
   }

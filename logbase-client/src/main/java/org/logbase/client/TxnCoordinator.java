@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import org.logbase.common.FaultInjector;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.NotServingTabletException;
+import org.logbase.common.ServerUnresponsiveException;
 import org.logbase.common.TransactionAbortedException;
 import org.logbase.common.TransactionConflictException;
 import org.logbase.common.rpc.RpcErrors;
@@ -79,7 +80,7 @@ final class TxnCoordinator {
     try {
       return stub(p, deadline).commit(req).getCommitTs();
     } catch (StatusRuntimeException e) {
-      throw routed(e, "commit of transaction " + startTs);
+      throw routed(e, "commit of transaction " + startTs, p);
     }
   }
 
@@ -98,7 +99,7 @@ final class TxnCoordinator {
       LogBaseException failure = null;
       for (Map.Entry<Participant, ListenableFuture<?>> c : calls.entrySet()) {
         try {
-          await(c.getValue());
+          await(c.getValue(), c.getKey());
           prepared.add(c.getKey());
         } catch (LogBaseException e) {
           failure = failure == null || e instanceof TransactionConflictException ? e : failure;
@@ -109,8 +110,11 @@ final class TxnCoordinator {
       }
       faults.at("txn.prepared");
     } catch (LogBaseException | IOException e) {
-      abortAll(startTs, primary, prepared, deadline);
-      throw e instanceof LogBaseException l ? l : new LogBaseException("transaction " + startTs + ": " + e, e);
+      // A participant whose prepare's outcome is unknown may have prepared all the same (its answer
+      // lost): abort every one then. One that refused (a wrong route, a conflict) prepared nothing,
+      // and after a wrong route the commit is tried again with these same participants.
+      abortAll(startTs, primary, e instanceof OutcomeUnknown ? participants : prepared, deadline);
+      throw notCommitted(startTs, e);
     }
     long commitTs = timestamps.next();
     try {
@@ -118,19 +122,37 @@ final class TxnCoordinator {
     } catch (IOException e) {
       throw new LogBaseException("transaction " + startTs + ": " + e, e);
     }
-    // The decision. Deciding is idempotent on the primary, so an answer lost on the way is asked again.
+    // The decision. Deciding is idempotent on the primary, so an answer lost on the way is asked
+    // again, of whichever server holds the primary row by then: one that took its tablet over after a
+    // failover carried the prepared primary over from the dead server's log.
     try {
       rpc.retrier().run(deadline, () -> {
+        TableLocations locs = rpc.locations().get(primary.table, deadline);
+        TabletInfo tablet = rpc.serving(locs, primary.key);
         try {
-          stub(first, deadline).decide(decideRequest(startTs, primary, true, commitTs, true, durability));
+          TabletServiceGrpc.newBlockingStub(rpc.channel(tablet)).withDeadline(rpc.settings().attemptDeadline(deadline))
+              .decide(decideRequest(startTs, primary, true, commitTs, true, durability));
           return null;
         } catch (StatusRuntimeException e) {
-          throw RpcErrors.fromStatus(e, "commit of transaction " + startTs + " at its primary");
+          LogBaseException ex = RpcErrors.fromStatus(e, "commit of transaction " + startTs + " at its primary");
+          if (RpcErrors.isRetriable(ex) || RpcErrors.isDeadlineExceeded(ex)) {
+            rpc.forget(locs, tablet);
+            if (RpcErrors.isDeadlineExceeded(ex) && !deadline.isExpired()) {
+              ServerUnresponsiveException slow = new ServerUnresponsiveException(ex.getMessage());
+              slow.initCause(e);
+              throw slow; // this attempt's time ran out, not the commit's: ask again
+            }
+          }
+          throw ex;
         }
       });
     } catch (TransactionAbortedException e) {
       abortAll(startTs, primary, participants.subList(1, participants.size()), deadline);
       throw e;
+    } catch (LogBaseException e) {
+      // The decision may or may not be written: a retry of the transaction could apply it twice.
+      throw new LogBaseException("commit of transaction " + startTs + " at its primary: outcome unknown ("
+          + e.getMessage() + ")", e);
     }
     for (Participant p : participants.subList(1, participants.size())) {
       // Secondaries commit after the decision; a lost message is made good by whoever meets the lock.
@@ -146,7 +168,7 @@ final class TxnCoordinator {
     try {
       stub(p, deadline).prepare(prepareRequest(startTs, primary, p, durability));
     } catch (StatusRuntimeException e) {
-      throw routed(e, "prepare of transaction " + startTs);
+      throw routed(e, "prepare of transaction " + startTs, p);
     }
   }
 
@@ -155,7 +177,7 @@ final class TxnCoordinator {
     try {
       stub(p, deadline).decide(decideRequest(startTs, primary, commit, commitTs, isPrimary, durability));
     } catch (StatusRuntimeException e) {
-      throw routed(e, (commit ? "commit" : "abort") + " of transaction " + startTs);
+      throw routed(e, (commit ? "commit" : "abort") + " of transaction " + startTs, p);
     }
   }
 
@@ -215,26 +237,57 @@ final class TxnCoordinator {
     return TabletServiceGrpc.newBlockingStub(rpc.channel(p.anyTablet())).withDeadline(deadline);
   }
 
-  /** A failed call's typed exception; a wrong route is forgotten so that the retry looks again. */
-  private LogBaseException routed(StatusRuntimeException e, String what) {
+  /**
+   * A failed call's typed exception. A wrong route, and a server not reached (dead, cut off, too
+   * slow), make the client look its tables up again: after a failover the next transaction goes to
+   * the tablets' new servers instead of failing at the dead one until something else refreshes them.
+   */
+  private LogBaseException routed(StatusRuntimeException e, String what, Participant p) {
     LogBaseException ex = RpcErrors.fromStatus(e, what);
     if (ex instanceof NotServingTabletException) {
       rpc.locations().forgetAll();
       return ex;
     }
-    if (RpcErrors.isRetriable(ex)) {
+    if (RpcErrors.isRetriable(ex) || RpcErrors.isDeadlineExceeded(ex)) {
+      rpc.forgetServer(p.address());
       // The server may or may not have acted: never repeat blindly.
-      return new LogBaseException(what + ": outcome unknown (" + ex.getMessage() + ")", ex);
+      return new OutcomeUnknown(what + ": outcome unknown (" + ex.getMessage() + ")", ex);
     }
     return ex;
   }
 
-  private void await(ListenableFuture<?> f) {
+  /**
+   * What a transaction that failed before its decision throws: the coordinator never writes the
+   * decision then, and a prepared primary without one is aborted by whoever meets its locks, so the
+   * transaction is aborted even where a prepare's outcome was unknown; {@link
+   * TransactionAbortedException} says so, and {@link LogBaseClient#inTransaction} runs it again. A
+   * wrong route stays retriable as it was (nothing was prepared there), and refusals (conflicts,
+   * bad input) stay what they are.
+   */
+  private static LogBaseException notCommitted(long startTs, Exception e) {
+    if (e instanceof OutcomeUnknown unknown) {
+      TransactionAbortedException aborted = new TransactionAbortedException("transaction " + startTs
+          + " aborted: " + unknown.getCause().getMessage()
+          + "; it was not committed, and is rolled back wherever it was prepared");
+      aborted.initCause(unknown.getCause());
+      return aborted;
+    }
+    return e instanceof LogBaseException l ? l : new LogBaseException("transaction " + startTs + ": " + e, e);
+  }
+
+  /** A call whose server may or may not have acted on it. */
+  private static final class OutcomeUnknown extends LogBaseException {
+    OutcomeUnknown(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private void await(ListenableFuture<?> f, Participant p) {
     try {
       f.get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof StatusRuntimeException s) {
-        throw routed(s, "prepare");
+        throw routed(s, "prepare at " + p.address(), p);
       }
       throw new LogBaseException("prepare failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException e) {

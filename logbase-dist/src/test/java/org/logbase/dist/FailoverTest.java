@@ -33,9 +33,11 @@ import org.logbase.client.LogBaseClient;
 import org.logbase.client.TableDefinition;
 import org.logbase.client.TableDescription;
 import org.logbase.client.TabletInfo;
+import org.logbase.client.Transaction;
 import org.logbase.common.Bytes;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.Row;
+import org.logbase.common.TransactionAbortedException;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.PutRequest;
@@ -63,11 +65,18 @@ class FailoverTest {
       throws Exception {
     try (LocalCluster cluster = new LocalCluster(dir, 1, 3, true, Map.of("txn.lock.ttl.ms", "5000"));
         LogBaseClient admin = LogBaseClient.connect(cluster.zkConnect());
+        LogBaseClient transactions = LogBaseClient.connect(cluster.zkConnect());
         Load load = new Load(cluster)) {
       TableDescription table = createTable(admin);
       String victim = "ts2";
       List<TabletInfo> victims = tabletsOf(table, victim);
       assertTrue(victims.size() >= 2, "the victim serves tablets: " + table.tablets());
+      // A client that commits across the victim and another server before the kill, and not again
+      // until the failover is over: it still has the victim's address for those tablets.
+      TabletInfo elsewhere = table.tablets().stream().filter(t -> !t.serverId().equals(victim)).findFirst().orElseThrow();
+      String onVictim = keyIn(victims.get(0), "txn");
+      String onOther = keyIn(elsewhere, "txn");
+      transfer(transactions, onVictim, onOther, 1);
       // A transaction left prepared by a client that dies before deciding it: its primary on the
       // victim, a secondary on another server (a transaction on one server commits in one step).
       String a = keyIn(victims.get(0), "hung-a");
@@ -92,6 +101,19 @@ class FailoverTest {
       Await.until(Duration.ofSeconds(30), "a new owner carried the prepared transaction over into its log",
           () -> logOf(cluster, "ts1").contains("carried over into this log")
               || logOf(cluster, "ts3").contains("carried over into this log"));
+      // Its next transaction across those tablets: a prepare the dead server never answers aborts it
+      // (it was "outcome unknown", and the client went on sending every transaction to the dead
+      // server, failing each); the client looks its tables up again, and the next one commits.
+      int aborted = 0;
+      for (int amount = 2; ; amount++) {
+        try {
+          transfer(transactions, onVictim, onOther, amount);
+          break;
+        } catch (TransactionAbortedException e) {
+          System.out.println("FAILOVER: a transaction of a client with the dead server's address: " + e.getMessage());
+          assertTrue(++aborted <= 2, "the client still sends to the dead server after " + aborted + " aborts: " + e);
+        }
+      }
       long before = load.acked();
       load.awaitAcked(before + 2000);
       load.stopAndCheck(admin);
@@ -184,6 +206,14 @@ class FailoverTest {
     }
     return admin.admin().createTable(TableDefinition.builder(TABLE).columnGroup("money", BankInvariantTest.BALANCE)
         .build(), splits);
+  }
+
+  /** Sets two balances to {@code amount} in one transaction (its rows on two servers). */
+  private static void transfer(LogBaseClient client, String a, String b, int amount) {
+    Transaction t = client.begin();
+    t.put(TABLE, Bytes.utf8(a), Map.of(BankInvariantTest.BALANCE, BankInvariantTest.encode(amount)));
+    t.put(TABLE, Bytes.utf8(b), Map.of(BankInvariantTest.BALANCE, BankInvariantTest.encode(amount)));
+    t.commit();
   }
 
   private static List<TabletInfo> tabletsOf(TableDescription table, String server) {
