@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.logbase.common.Failures;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.TimestampRequests;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.BatchMutateRequest;
 import org.logbase.rpc.BatchMutateResponse;
@@ -101,7 +102,9 @@ final class BatchWriter {
   /**
    * A tablet's puts cut into requests of at most half the message limit each (a put alone larger
    * than that goes alone, and the server's limits answer it): 20 rows of 8 MB for one tablet were
-   * one request over the limit, refused whole while the other tablets' rows were written.
+   * one request over the limit, refused whole while the other tablets' rows were written. And of at
+   * most {@link TimestampRequests#MAX_COUNT} rows, the timestamps one oracle request hands out: a
+   * batch of 200,000 small rows was refused with the oracle's own error.
    */
   private List<List<Integer>> chunks(List<Put> puts, List<Integer> indexes) {
     long limit = rpc.settings().maxMessageBytes() / 2;
@@ -110,7 +113,7 @@ final class BatchWriter {
     long bytes = 0;
     for (int i : indexes) {
       long size = size(puts.get(i));
-      if (!current.isEmpty() && bytes + size > limit) {
+      if (!current.isEmpty() && (bytes + size > limit || current.size() == TimestampRequests.MAX_COUNT)) {
         chunks.add(current);
         current = new ArrayList<>();
         bytes = 0;

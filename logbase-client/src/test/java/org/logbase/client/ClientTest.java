@@ -29,6 +29,7 @@ import org.logbase.common.ColumnNotInSchemaException;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Row;
+import org.logbase.common.TimestampRequests;
 import org.logbase.common.TableExistsException;
 import org.logbase.common.TableNotFoundException;
 
@@ -162,6 +163,20 @@ class ClientTest {
         assertEquals(250_000, t.get(b("a" + i)).value("name").length);
       }
     }
+  }
+
+  /** More rows for one tablet than one oracle request has timestamps for go in several requests too. */
+  @Test
+  void aBatchOfMoreRowsThanARequestTakesIsSentInSeveral() {
+    Table t = createTable("many");
+    List<Put> puts = new ArrayList<>();
+    int n = TimestampRequests.MAX_COUNT + 1000;
+    for (int i = 0; i < n; i++) {
+      puts.add(Put.of(b("a" + i), Map.of("name", b("v"))));
+    }
+    long[] ts = t.batchPut(puts);
+    assertEquals(n, ts.length);
+    assertEquals("v", Bytes.utf8(t.get(b("a" + (n - 1))).value("name")));
   }
 
   @Test

@@ -15,9 +15,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.logbase.common.Bytes;
 import org.logbase.common.HybridTimestamp;
+import org.logbase.common.InvalidRequestException;
 import org.logbase.common.KeyOutOfRangeException;
 import org.logbase.common.NotServingTabletException;
 import org.logbase.common.Row;
+import org.logbase.common.TimestampRequests;
 import org.logbase.common.TransactionConflictException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.common.schema.TableSchema;
@@ -144,6 +146,9 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   @Override
   public void batchMutate(BatchMutateRequest request, StreamObserver<BatchMutateResponse> observer) {
     FakeRpc.respond(observer, () -> {
+      if (request.getMutationsCount() > TimestampRequests.MAX_COUNT) { // as the real server refuses
+        throw new InvalidRequestException("a batch writes at most " + TimestampRequests.MAX_COUNT + " rows");
+      }
       BatchMutateResponse.Builder b = BatchMutateResponse.newBuilder();
       for (Mutation m : request.getMutationsList()) {
         Served s = serve(request.getTablet(), m.getKey());

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Echo;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
+import org.logbase.common.TimestampRequests;
 import org.logbase.common.Row;
 import org.logbase.common.rpc.RowProtos;
 import org.logbase.files.ReadsInProgress;
@@ -115,6 +116,11 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   public void batchMutate(BatchMutateRequest req, StreamObserver<BatchMutateResponse> out) {
     requests.increment();
     calls.async(out, () -> stats.time(req.getMutationsCount(), () -> {
+      if (req.getMutationsCount() > TimestampRequests.MAX_COUNT) {
+        // Each row takes a timestamp of one oracle request, which hands out at most that many.
+        throw new InvalidRequestException("a batch writes at most " + TimestampRequests.MAX_COUNT + " rows, not "
+            + req.getMutationsCount() + ": send it in several");
+      }
       Tablet t = tablets.find(req.getTablet());
       WriteBatch writes = new WriteBatch();
       for (Mutation m : req.getMutationsList()) {
