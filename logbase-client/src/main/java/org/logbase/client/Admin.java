@@ -256,7 +256,8 @@ public final class Admin {
     } catch (ZooKeeperUnreachableException neverSent) {
       throw neverSent;
     } catch (LogBaseException e) {
-      if (!RpcErrors.isRetriable(e)) {
+      // A master too slow to answer within the deadline may have done it as well as a gone one.
+      if (!RpcErrors.isRetriable(e) && !RpcErrors.isDeadlineExceeded(e)) {
         throw e;
       }
       throw new LogBaseException(what + ": no answer from an active master within rpc.deadline.ms ("

@@ -44,6 +44,7 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   private int locationLookups; // guarded by this
   private volatile boolean active;
   private volatile CountDownLatch timestampGate = new CountDownLatch(0);
+  private volatile CountDownLatch dropAnswerGate = new CountDownLatch(0);
   private volatile String failingCompactions = "";
 
   FakeMaster(FakeMetadata meta) {
@@ -85,6 +86,13 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   }
 
   /** Holds GetTimestamps calls (after counting them) until the returned latch is counted down. */
+  /** Drops are done at once and answered only once the returned latch is counted down: a slow master. */
+  public CountDownLatch holdDropAnswers() {
+    CountDownLatch gate = new CountDownLatch(1);
+    dropAnswerGate = gate;
+    return gate;
+  }
+
   public CountDownLatch holdTimestamps() {
     CountDownLatch gate = new CountDownLatch(1);
     timestampGate = gate;
@@ -131,6 +139,12 @@ public final class FakeMaster extends MasterServiceGrpc.MasterServiceImplBase {
   public void dropTable(DropTableRequest request, StreamObserver<DropTableResponse> observer) {
     answer(observer, () -> {
       meta.drop(request.getName());
+      try {
+        dropAnswerGate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LogBaseException("interrupted");
+      }
       return DropTableResponse.getDefaultInstance();
     });
   }
