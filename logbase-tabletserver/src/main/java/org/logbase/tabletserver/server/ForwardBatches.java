@@ -3,6 +3,8 @@ package org.logbase.tabletserver.server;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.logbase.common.Cell;
 import org.logbase.common.Row;
 import org.logbase.tablet.RowScanner;
 import org.logbase.tablet.Tablet;
@@ -11,7 +13,9 @@ import org.logbase.tablet.Tablet;
  * A tablet's rows in [start, end) in key order, read a batch at a time through one {@link
  * RowScanner} opened at the first batch (its cursors, streams and read-ahead stay open between
  * batches, rather than being set up again for every batch), those the filter lets through, up to a
- * limit. Thread-safe: a cancellation may close it while a batch is read.
+ * limit. A batch holds up to its number of rows, or rows of up to about its number of bytes (one
+ * row at least), whichever comes first: 500 rows of 8 MiB were one message of 4 GB, which no
+ * client takes. Thread-safe: a cancellation may close it while a batch is read.
  */
 final class ForwardBatches implements RowBatches {
   private final Tablet tablet;
@@ -20,15 +24,19 @@ final class ForwardBatches implements RowBatches {
   private final RowFilter filter;
   private final long asOf;
   private final int batchRows;
+  private final long batchBytes;
   private final byte[] start;
   private long left;
   private boolean exhausted;
   private RowScanner scanner;
   private boolean closed;
 
-  /** @param start null: the tablet's start; @param end null: its end; @param limit rows to hand out at most */
+  /**
+   * @param start null: the tablet's start; @param end null: its end; @param limit rows to hand out at most
+   * @param batchBytes about the most bytes of keys, names and values a batch reads
+   */
   ForwardBatches(Tablet tablet, byte[] start, byte[] end, List<String> columns, RowFilter filter, long asOf,
-      long limit, int batchRows) {
+      long limit, int batchRows, long batchBytes) {
     this.tablet = tablet;
     this.start = start;
     this.end = end;
@@ -37,6 +45,7 @@ final class ForwardBatches implements RowBatches {
     this.asOf = asOf;
     this.left = limit;
     this.batchRows = batchRows;
+    this.batchBytes = batchBytes;
   }
 
   @Override
@@ -49,20 +58,43 @@ final class ForwardBatches implements RowBatches {
     if (scanner == null) {
       scanner = tablet.openScan(start, end, filter.columnsToRead(columns), asOf);
     }
-    List<Row> read = scanner.next(want);
-    List<Row> passed = new ArrayList<>(read.size());
-    for (Row r : read) {
-      Row p = left > 0 ? filter.pass(r, columns) : null;
-      if (p != null) {
-        passed.add(p);
-        left--;
+    List<Row> passed = new ArrayList<>();
+    int read = 0;
+    long bytes = 0;
+    boolean endReached = false;
+    // One row first, then as many as the bytes left allow at the rows' size so far.
+    for (int step = 1; read < want && bytes < batchBytes && left > 0; ) {
+      step = Math.min(step, want - read);
+      List<Row> rows = scanner.next(step);
+      for (Row r : rows) {
+        read++;
+        bytes += size(r);
+        Row p = left > 0 ? filter.pass(r, columns) : null;
+        if (p != null) {
+          passed.add(p);
+          left--;
+        }
       }
+      if (rows.size() < step) {
+        endReached = true;
+        break;
+      }
+      step = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (batchBytes - bytes) / Math.max(1, bytes / read)));
     }
-    exhausted = read.size() < want || left == 0;
+    exhausted = endReached || left == 0;
     if (exhausted) {
       close();
     }
     return passed;
+  }
+
+  /** About the bytes a row takes in a batch: its key, and each cell's column name and value. */
+  static long size(Row r) {
+    long n = r.key().length;
+    for (Map.Entry<String, Cell> c : r.cells().entrySet()) {
+      n += c.getKey().length() + c.getValue().value().length + 16;
+    }
+    return n;
   }
 
   @Override

@@ -204,7 +204,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         }, txnSettings.apply(TxnSettings.from(config)));
     scans = new OpenScans(tablets::serves, config);
     scans.start();
-    service = new TabletServiceImpl(tablets, txns, writeStats, calls, scans);
+    // A quarter of the message limit: room for the batch's framing, and for a row over the share.
+    service = new TabletServiceImpl(tablets, txns, writeStats, calls, scans,
+        config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES, ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES) / 4);
     TabletCompactor compactor = new TabletCompactor(tablets);
     compactions = new CompactionScheduler(tablets, compactor, config);
     GrpcServerLogging.install();

@@ -59,9 +59,13 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
   private final LongAdder requests = new LongAdder();
   private final WritePathStats stats;
   private final OpenScans scans;
+  private final long scanBatchBytes;
   private final Calls calls;
 
-  TabletServiceImpl(ServedTablets tablets, TxnManager txns, WritePathStats stats, Calls calls, OpenScans scans) {
+  /** @param scanBatchBytes about the most bytes of rows one scan batch carries (a message's share) */
+  TabletServiceImpl(ServedTablets tablets, TxnManager txns, WritePathStats stats, Calls calls, OpenScans scans,
+      long scanBatchBytes) {
+    this.scanBatchBytes = scanBatchBytes;
     this.calls = calls;
     this.scans = scans;
     this.tablets = tablets;
@@ -233,10 +237,10 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         RowBatches rows;
         if (req.getReverse()) {
           rows = new ReverseBatches(new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
-              Long.MAX_VALUE, batchRows), req.getLimit(), batchRows, () -> expired.get() || context.isCancelled());
+              Long.MAX_VALUE, batchRows, scanBatchBytes), req.getLimit(), batchRows, () -> expired.get() || context.isCancelled());
         } else {
           rows = new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
-              req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows);
+              req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows, scanBatchBytes);
         }
         pump = new ScanPump(call, rows, calls, read, slot, now.descriptor().id(), scans, expired);
       } catch (RuntimeException | Error e) {

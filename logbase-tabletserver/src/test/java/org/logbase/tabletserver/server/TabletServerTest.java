@@ -606,6 +606,29 @@ class TabletServerTest {
     assertFalse(limited.hasNext());
   }
 
+  /**
+   * A scan batch stops near a quarter of the message limit (1m here) however many rows it may hold:
+   * 500 rows of 60 KB were one 30 MB message, which a client whose limit is 8 MiB refuses.
+   */
+  @Test
+  void aScanBatchOfLargeRowsStaysWithinAShareOfTheMessageLimit() {
+    for (int i = 0; i < 200; i++) {
+      data.put(put(String.format("k%05d", i), "name", new byte[60_000]).build());
+    }
+    Iterator<ScanBatch> it = data.scan(ScanRequest.newBuilder().setTablet(USERS0).build());
+    int rows = 0;
+    int batches = 0;
+    while (it.hasNext()) {
+      ScanBatch b = it.next();
+      batches++;
+      rows += b.getRowsCount();
+      assertTrue(b.getSerializedSize() < (1 << 20) / 2, "a batch of " + b.getSerializedSize() + " bytes");
+    }
+    assertEquals(200, rows);
+    // Each batch reads until it holds about a quarter of the limit, then stops: one row may pass it.
+    assertTrue(batches >= 200 * 60_000 / ((1 << 20) / 4 + 60_000), batches + " batches");
+  }
+
   @Test
   void concurrentClientPutsShareRequestsAndOnlyTheBadOnesFail() throws Exception {
     int threads = 16;
