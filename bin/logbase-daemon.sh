@@ -9,6 +9,10 @@
 #   bin/logbase-daemon.sh stop NAME          (NAME: zookeeper, namenode, datanode, master1, ts1, ...)
 #   bin/logbase-daemon.sh kill NAME          (kill -9, for failure drills)
 #
+# With LOGBASE_SUPERVISE=true (bin/start-cluster.sh --supervise) a daemon that exits with a non-zero
+# status (a tablet server or master whose ZooKeeper session expired, or a kill -9) is started again
+# after 5 s; stop stops it for good, kill leaves the restart to the supervisor.
+#
 # bin/start-cluster.sh writes the configuration these daemons read ($RUN/conf).
 set -euo pipefail
 LOGBASE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,9 +24,16 @@ usage() { lb_usage "${BASH_SOURCE[0]}"; }
 
 pidfile() { echo "$RUN/pids/$1.pid"; }
 
-running() {
-  local f; f=$(pidfile "$1")
-  [[ -f "$f" ]] && kill -0 "$(cat "$f")" 2>/dev/null
+# Under LOGBASE_SUPERVISE=true a supervisor loop starts the daemon again when it exits with a
+# non-zero status (a tablet server or master whose ZooKeeper session expired, a kill -9), after 5 s.
+supervisorfile() { echo "$RUN/pids/$1.supervisor"; }
+
+alive() { # PIDFILE
+  [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null
+}
+
+running() { # the daemon, or its supervisor between two runs of it
+  alive "$(pidfile "$1")" || alive "$(supervisorfile "$1")"
 }
 
 launch() { # NAME MAIN ARGS...
@@ -35,22 +46,59 @@ launch() { # NAME MAIN ARGS...
   local cp log="$RUN/logs/$name.log"; cp="$(lb_classpath)"
   # Appended, never truncated: a restarted daemon's log keeps the lines that tell why it died.
   printf '\n==== %s: starting %s (%s)\n' "$(date '+%Y-%m-%d %H:%M:%S')" "$name" "$*" >> "$log"
-  nohup java ${LOGBASE_DAEMON_OPTS:--Xmx512m} \
-    -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \
-    -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}" \
-    -Dhadoop.log.dir="$RUN/logs" \
-    -cp "$RUN/hadoop-conf:$cp" "$@" >> "$log" 2>&1 < /dev/null &
-  echo $! > "$(pidfile "$name")"
-  echo "started $name (pid $!), log $log"
+  local java=(java ${LOGBASE_DAEMON_OPTS:--Xmx512m}
+    -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties"
+    -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}"
+    -Dhadoop.log.dir="$RUN/logs"
+    -cp "$RUN/hadoop-conf:$cp" "$@")
+  if [[ "${LOGBASE_SUPERVISE:-false}" != true ]]; then
+    nohup "${java[@]}" >> "$log" 2>&1 < /dev/null &
+    echo $! > "$(pidfile "$name")"
+    echo "started $name (pid $!), log $log"
+    return 0
+  fi
+  local sup; sup="$(supervisorfile "$name")"
+  rm -f "$sup.stop"
+  (
+    trap '' HUP
+    while true; do
+      "${java[@]}" >> "$log" 2>&1 < /dev/null &
+      echo $! > "$(pidfile "$name")"
+      status=0
+      wait $! || status=$?
+      if [[ -e "$sup.stop" ]] || ((status == 0)); then
+        break
+      fi
+      printf '\n==== %s: %s exited with status %s: starting it again in 5 s (supervised)\n' \
+        "$(date '+%Y-%m-%d %H:%M:%S')" "$name" "$status" >> "$log"
+      sleep 5
+      if [[ -e "$sup.stop" ]]; then
+        break
+      fi
+    done
+    rm -f "$sup" "$sup.stop"
+  ) > /dev/null 2>&1 < /dev/null &
+  echo $! > "$sup"
+  echo "started $name under a supervisor (pid $!), log $log"
 }
 
 stop() { # NAME [SIGNAL]
-  local name="$1" sig="${2:-TERM}" f pid
+  local name="$1" sig="${2:-TERM}" f pid sup
   f=$(pidfile "$name")
+  sup=$(supervisorfile "$name")
   if ! running "$name"; then
-    rm -f "$f"
+    rm -f "$f" "$sup" "$sup.stop"
     echo "$name is not running"
     return 0
+  fi
+  if [[ "$sig" != KILL ]] && alive "$sup"; then
+    touch "$sup.stop" # it stays stopped (a kill -9 drill leaves the restart to the supervisor)
+    if ! alive "$f"; then # between two runs
+      kill "$(cat "$sup")" 2>/dev/null || true
+      rm -f "$f" "$sup" "$sup.stop"
+      echo "stopped $name (its supervisor; it was between two runs)"
+      return 0
+    fi
   fi
   pid=$(cat "$f")
   kill "-$sig" "$pid"
@@ -61,6 +109,13 @@ stop() { # NAME [SIGNAL]
   if kill -0 "$pid" 2>/dev/null; then
     echo "$name did not stop within 30 s; killing it" >&2
     kill -9 "$pid"
+  fi
+  if [[ "$sig" != KILL ]]; then
+    for _ in $(seq 1 100); do # its supervisor, told to stop, ends with it
+      alive "$sup" || break
+      sleep 0.1
+    done
+    rm -f "$sup" "$sup.stop"
   fi
   rm -f "$f"
   if [[ "$sig" == KILL ]]; then echo "killed $name (kill -9)"; else echo "stopped $name"; fi

@@ -3,8 +3,11 @@
 # HDFS (a NameNode and a DataNode), masters and tablet servers. Logs, pids and data go under the
 # run directory ($LOGBASE_RUN_DIR, default run/cluster).
 #
-#   bin/start-cluster.sh [--hdfs] [--masters N] [--servers N]
+#   bin/start-cluster.sh [--hdfs] [--masters N] [--servers N] [--supervise]
 #
+# --supervise starts every daemon under a supervisor that starts it again, 5 s after it exits with a
+# non-zero status: a tablet server or master whose ZooKeeper session expired (a long pause) exits
+# so, and comes back empty or as a standby.
 # Without --hdfs, logs live on the local file system. To use an existing ZooKeeper or HDFS instead
 # of starting them, set zookeeper.connect and/or logbase.fs.root in conf/cluster.properties.
 # Run again on the same run directory, it starts only the daemons that are not running there.
@@ -22,6 +25,7 @@ while [[ $# -gt 0 ]]; do
     --hdfs) HDFS=true ;;
     --masters) MASTERS="$2"; shift ;;
     --servers) SERVERS="$2"; shift ;;
+    --supervise) export LOGBASE_SUPERVISE=true ;;
     -h|--help) lb_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "start-cluster.sh: unknown option $1" >&2; exit 2 ;;
   esac
