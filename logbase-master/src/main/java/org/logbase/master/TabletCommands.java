@@ -147,7 +147,7 @@ final class TabletCommands {
    */
   CompletableFuture<CloseTabletResponse> closeToMove(String address, String table, int tableId, int tabletId,
       long assignment) {
-    return clients.closeTablet(address, table, tableId, tabletId, assignment);
+    return clients.closeTablet(address, table, tableId, tabletId, assignment, false);
   }
 
   /**
@@ -171,12 +171,15 @@ final class TabletCommands {
     return clients.splitTablet(address, table, tablet, key, leftId, rightId);
   }
 
-  /** Closes one tablet on the server at {@code address}; opens of {@code assignment} or older are refused there after. */
+  /**
+   * Closes one tablet of a dropped table on the server at {@code address}, without a checkpoint
+   * (nobody opens it again); opens of {@code assignment} or older are refused there after.
+   */
   CompletableFuture<Void> close(String serverId, String address, String table, int tableId, int tabletId,
       long assignment) {
     String what = "CloseTablet " + TableMetas.tabletName(table, tabletId) + " on server " + serverId
         + " (" + address + ")";
-    return clients.closeTablet(address, table, tableId, tabletId, assignment).handle((ok, failure) -> {
+    return clients.closeTablet(address, table, tableId, tabletId, assignment, true).handle((ok, failure) -> {
       if (failure != null) {
         LOG.warn("{} failed: {}", what, failure.toString());
       }

@@ -57,9 +57,9 @@ final class TabletServerClients implements AutoCloseable {
 
   /** Asks the server at {@code address} to stop serving a tablet; the answer says how long it still served. */
   CompletableFuture<CloseTabletResponse> closeTablet(String address, String table, int tableId, int tabletId,
-      long assignment) {
+      long assignment, boolean dropped) {
     CloseTabletRequest request = CloseTabletRequest.newBuilder().setTable(table).setTableId(tableId)
-        .setTabletId(tabletId).setMasterEpoch(epoch.getAsLong()).setAssignment(assignment).build();
+        .setTabletId(tabletId).setMasterEpoch(epoch.getAsLong()).setAssignment(assignment).setDropped(dropped).build();
     return this.<CloseTabletResponse>call(address, (stub, done) -> stub.closeTablet(request, done));
   }
 
