@@ -95,6 +95,9 @@ stop() { # NAME [SIGNAL]
     touch "$sup.stop" # it stays stopped (a kill -9 drill leaves the restart to the supervisor)
     if ! alive "$f"; then # between two runs
       kill "$(cat "$sup")" 2>/dev/null || true
+      if alive "$f"; then # started just before its supervisor was stopped
+        kill "$(cat "$f")" 2>/dev/null || true
+      fi
       rm -f "$f" "$sup" "$sup.stop"
       echo "stopped $name (its supervisor; it was between two runs)"
       return 0
@@ -117,7 +120,9 @@ stop() { # NAME [SIGNAL]
     done
     rm -f "$sup" "$sup.stop"
   fi
-  rm -f "$f"
+  if [[ "$sig" != KILL ]] || ! alive "$sup"; then
+    rm -f "$f" # a supervisor's pid file stays: it names the run it starts next
+  fi
   if [[ "$sig" == KILL ]]; then echo "killed $name (kill -9)"; else echo "stopped $name"; fi
 }
 

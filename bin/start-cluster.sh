@@ -82,16 +82,26 @@ if ((${#busy[@]} > 0)); then
     "choose other ports with the variables named." >&2
   exit 1
 fi
+keep_conf=false
 if ((${#ours[@]} > 0)); then
-  echo "already running in $RUN, left as they are: ${ours[*]}; starting the others"
+  # The running daemons read this run directory's configuration: the others start with the same.
+  before="$(cat "$RUN/conf/hdfs" 2>/dev/null || echo unknown)"
+  if [[ "$before" != unknown && "$before" != "$HDFS" ]]; then
+    echo "start-cluster.sh: the cluster running in $RUN was started $([[ $before == true ]] && echo with || echo without)" \
+      "--hdfs; start it the same way, or stop it first ($(lb_stop_command "$RUN"))" >&2
+    exit 1
+  fi
+  keep_conf=true
+  echo "already running in $RUN, left as they are: ${ours[*]}; starting the others with its configuration"
 fi
 
 lb_ensure_built
 mkdir -p "$RUN/conf" "$RUN/hadoop-conf" "$RUN/logs" "$RUN/pids" "$RUN/data"
 
+echo "$HDFS" > "$RUN/conf/hdfs"
 if [[ -z "$ZK_CONNECT" ]]; then
   ZK_CONNECT="localhost:$ZK_PORT"
-  cat > "$RUN/conf/zoo.cfg" <<CFG
+  $keep_conf || cat > "$RUN/conf/zoo.cfg" <<CFG
 tickTime=2000
 initLimit=10
 syncLimit=5
@@ -120,14 +130,14 @@ if [[ -z "$FS_ROOT" ]]; then
     FS_ROOT="file://$RUN/data/fs"
   fi
 fi
-cat > "$RUN/hadoop-conf/core-site.xml" <<XML
+$keep_conf || cat > "$RUN/hadoop-conf/core-site.xml" <<XML
 <?xml version="1.0"?>
 <configuration>
   <property><name>fs.defaultFS</name><value>hdfs://localhost:$NN_PORT</value></property>
   <property><name>hadoop.tmp.dir</name><value>$RUN/data/hadoop-tmp</value></property>
 </configuration>
 XML
-cat > "$RUN/hadoop-conf/hdfs-site.xml" <<XML
+$keep_conf || cat > "$RUN/hadoop-conf/hdfs-site.xml" <<XML
 <?xml version="1.0"?>
 <configuration>
   <property><name>dfs.namenode.name.dir</name><value>$RUN/data/namenode</value></property>
@@ -155,15 +165,19 @@ if $HDFS && [[ -z "$(external logbase.fs.root)" ]]; then
   "$DAEMON" start datanode
 fi
 
-cat > "$RUN/conf/logbase.properties" <<PROPS
+if ! $keep_conf; then
+  # Through a new file: a daemon starting meanwhile reads the old one or this one, never half of it.
+  cat > "$RUN/conf/logbase.properties.new" <<PROPS
 # Written by bin/start-cluster.sh
 zookeeper.connect=$ZK_CONNECT
 zookeeper.session.timeout.ms=6000
 logbase.fs.root=$FS_ROOT
 PROPS
-if [[ -f "$LOGBASE_HOME/conf/logbase.properties" ]]; then
-  grep -v '^[[:space:]]*#' "$LOGBASE_HOME/conf/logbase.properties" | grep -v -e '^zookeeper.connect' -e '^logbase.fs.root' \
-    >> "$RUN/conf/logbase.properties" || true
+  if [[ -f "$LOGBASE_HOME/conf/logbase.properties" ]]; then
+    grep -v '^[[:space:]]*#' "$LOGBASE_HOME/conf/logbase.properties" | grep -v -e '^zookeeper.connect' -e '^logbase.fs.root' \
+      >> "$RUN/conf/logbase.properties.new" || true
+  fi
+  mv "$RUN/conf/logbase.properties.new" "$RUN/conf/logbase.properties"
 fi
 
 check() { java -cp "$RUN/hadoop-conf:$(lb_classpath)" -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties" \

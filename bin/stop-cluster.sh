@@ -20,9 +20,18 @@ fi
 if ! compgen -G "$RUN/pids/*.pid" > /dev/null; then
   echo "no cluster running under $RUN (its processes were stopped already)"
 fi
-for f in "$RUN"/pids/ts*.pid; do [[ -e "$f" ]] && "$DAEMON" stop "$(basename "$f" .pid)"; done
-for f in "$RUN"/pids/master*.pid; do [[ -e "$f" ]] && "$DAEMON" stop "$(basename "$f" .pid)"; done
-for n in datanode namenode zookeeper; do [[ -e "$RUN/pids/$n.pid" ]] && "$DAEMON" stop "$n"; done
+# By pid file or supervisor file (--supervise: a daemon between two runs has only the latter).
+names() { # PREFIX
+  local f
+  for f in "$RUN"/pids/"$1"*.pid "$RUN"/pids/"$1"*.supervisor; do
+    [[ -e "$f" ]] && basename "${f%.*}"
+  done | sort -u
+}
+for n in $(names ts); do "$DAEMON" stop "$n"; done
+for n in $(names master); do "$DAEMON" stop "$n"; done
+for n in datanode namenode zookeeper; do
+  if [[ -e "$RUN/pids/$n.pid" || -e "$RUN/pids/$n.supervisor" ]]; then "$DAEMON" stop "$n"; fi
+done
 if [[ "${1:-}" == "--clean" ]]; then
   rm -rf "$RUN"
   echo "removed $RUN"

@@ -97,13 +97,22 @@ final class TxnCoordinator {
             .prepare(prepareRequest(startTs, primary, p, durability)));
       }
       LogBaseException failure = null;
+      boolean unknown = false;
       for (Map.Entry<Participant, ListenableFuture<?>> c : calls.entrySet()) {
         try {
           await(c.getValue(), c.getKey());
           prepared.add(c.getKey());
         } catch (LogBaseException e) {
+          unknown |= e instanceof OutcomeUnknown;
           failure = failure == null || e instanceof TransactionConflictException ? e : failure;
         }
+      }
+      if (unknown && !(failure instanceof OutcomeUnknown)) {
+        // A prepare that may have happened, behind a refusal reported first: every participant
+        // is aborted, and the commit is not tried again with this start timestamp.
+        abortAll(startTs, primary, participants, deadline);
+        throw failure instanceof TransactionConflictException ? failure
+            : new TransactionAbortedException("transaction " + startTs + " aborted: " + failure.getMessage());
       }
       if (failure != null) {
         throw failure;
@@ -266,9 +275,14 @@ final class TxnCoordinator {
    */
   private static LogBaseException notCommitted(long startTs, Exception e) {
     if (e instanceof OutcomeUnknown unknown) {
-      TransactionAbortedException aborted = new TransactionAbortedException("transaction " + startTs
-          + " aborted: " + unknown.getCause().getMessage()
-          + "; it was not committed, and is rolled back wherever it was prepared");
+      String message = "transaction " + startTs + " aborted: " + unknown.getCause().getMessage()
+          + "; it was not committed, and is rolled back wherever it was prepared";
+      if (unknown.getCause() instanceof LogBaseException cause && RpcErrors.isDeadlineExceeded(cause)) {
+        // The commit's whole time is spent (a server paused or cut off): aborted all the same, but
+        // not as the retriable abort, which inTransaction would run again into the same wall.
+        return new LogBaseException(message, cause);
+      }
+      TransactionAbortedException aborted = new TransactionAbortedException(message);
       aborted.initCause(unknown.getCause());
       return aborted;
     }

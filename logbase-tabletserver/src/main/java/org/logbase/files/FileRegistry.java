@@ -90,7 +90,8 @@ public final class FileRegistry implements Closeable, WrittenFiles {
   public void close(long id, Closeable file) throws IOException {
     ReadWriteLock gate = beingWritten.get(id);
     if (gate == null) {
-      throw new IllegalStateException("data file " + id + " was not registered as created here, or is closed");
+      file.close(); // forgotten meanwhile (deleted as unneeded): nothing reads it any more
+      return;
     }
     gate.writeLock().lock();
     try {

@@ -62,24 +62,23 @@ final class ForwardBatches implements RowBatches {
     int read = 0;
     long bytes = 0;
     boolean endReached = false;
-    // One row first, then as many as the bytes left allow at the rows' size so far.
-    for (int step = 1; read < want && bytes < batchBytes && left > 0; ) {
-      step = Math.min(step, want - read);
-      List<Row> rows = scanner.next(step);
-      for (Row r : rows) {
-        read++;
-        bytes += size(r);
-        Row p = left > 0 ? filter.pass(r, columns) : null;
-        if (p != null) {
-          passed.add(p);
-          left--;
-        }
-      }
-      if (rows.size() < step) {
+    // A row at a time, so that a batch stops at the first row that takes it to its bytes (asking for
+    // several at once on the size of the rows before would overshoot where a large row follows small
+    // ones); reading on from the same scanner costs no more than reading them together.
+    while (read < want && bytes < batchBytes && left > 0) {
+      List<Row> rows = scanner.next(1);
+      if (rows.isEmpty()) {
         endReached = true;
         break;
       }
-      step = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (batchBytes - bytes) / Math.max(1, bytes / read)));
+      Row r = rows.get(0);
+      read++;
+      bytes += size(r);
+      Row p = filter.pass(r, columns);
+      if (p != null) {
+        passed.add(p);
+        left--;
+      }
     }
     exhausted = endReached || left == 0;
     if (exhausted) {

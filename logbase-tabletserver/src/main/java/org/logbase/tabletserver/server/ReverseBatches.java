@@ -19,17 +19,20 @@ final class ReverseBatches implements RowBatches {
   private final RowBatches forward;
   private final int limit;
   private final int batchRows;
+  private final long batchBytes;
   private final BooleanSupplier cancelled;
   private ArrayDeque<Row> last;
 
   /**
    * @param forward the range in key order, every row that passes (no limit)
+   * @param batchBytes about the most bytes of rows a batch carries (one row at least), as forwards
    * @param cancelled whether the caller gave up (checked while reading forwards)
    */
-  ReverseBatches(RowBatches forward, int limit, int batchRows, BooleanSupplier cancelled) {
+  ReverseBatches(RowBatches forward, int limit, int batchRows, long batchBytes, BooleanSupplier cancelled) {
     this.forward = forward;
     this.limit = limit;
     this.batchRows = batchRows;
+    this.batchBytes = batchBytes;
     this.cancelled = cancelled;
   }
 
@@ -47,8 +50,12 @@ final class ReverseBatches implements RowBatches {
       }
     }
     List<Row> batch = new ArrayList<>(Math.min(batchRows, last.size()));
-    while (batch.size() < batchRows && !last.isEmpty()) {
-      batch.add(last.removeLast());
+    long bytes = 0;
+    while (batch.size() < batchRows && !last.isEmpty()
+        && (batch.isEmpty() || bytes + ForwardBatches.size(last.peekLast()) <= batchBytes)) {
+      Row r = last.removeLast();
+      bytes += ForwardBatches.size(r);
+      batch.add(r);
     }
     return batch;
   }

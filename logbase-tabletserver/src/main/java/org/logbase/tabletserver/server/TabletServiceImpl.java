@@ -237,7 +237,8 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         RowBatches rows;
         if (req.getReverse()) {
           rows = new ReverseBatches(new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
-              Long.MAX_VALUE, batchRows, scanBatchBytes), req.getLimit(), batchRows, () -> expired.get() || context.isCancelled());
+              Long.MAX_VALUE, batchRows, scanBatchBytes), req.getLimit(), batchRows, scanBatchBytes,
+              () -> expired.get() || context.isCancelled());
         } else {
           rows = new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,
               req.getLimit() == 0 ? Long.MAX_VALUE : req.getLimit(), batchRows, scanBatchBytes);

@@ -629,6 +629,32 @@ class TabletServerTest {
     assertTrue(batches >= 200 * 60_000 / ((1 << 20) / 4 + 60_000), batches + " batches");
   }
 
+  /**
+   * The bound holds where a large row follows small ones (a batch sized on the rows before
+   * overshot: one 10-byte row, then a step of 40 rows of 60 KB), and for reverse scans, whose
+   * batches were rows only (found by the review of this bound).
+   */
+  @Test
+  void scanBatchesStayWithinTheirShareWithMixedRowsAndInReverse() {
+    data.put(put("a0000", "name", new byte[10]).build());
+    for (int i = 0; i < 40; i++) {
+      data.put(put(String.format("k%05d", i), "name", new byte[60_000]).build());
+    }
+    for (ScanRequest req : List.of(ScanRequest.newBuilder().setTablet(USERS0).build(),
+        ScanRequest.newBuilder().setTablet(USERS0).setReverse(true).setLimit(41).build())) {
+      Iterator<ScanBatch> it = data.scan(req);
+      int max = 0;
+      int rows = 0;
+      while (it.hasNext()) {
+        ScanBatch b = it.next();
+        max = Math.max(max, b.getSerializedSize());
+        rows += b.getRowsCount();
+      }
+      assertEquals(41, rows);
+      assertTrue(max < (1 << 20) / 2, (req.getReverse() ? "reverse" : "forward") + ": a batch of " + max + " bytes");
+    }
+  }
+
   @Test
   void concurrentClientPutsShareRequestsAndOnlyTheBadOnesFail() throws Exception {
     int threads = 16;
