@@ -1,6 +1,8 @@
 package org.logbase.client;
 
 import io.grpc.Deadline;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
@@ -31,19 +33,31 @@ record ClientSettings(
    * "localhost:abc" was reported as "nothing seems to run there" after a wait.
    */
   static void checkConnectString(String zk) {
-    int slash = zk.indexOf('/');
-    String hosts = slash < 0 ? zk : zk.substring(0, slash);
-    for (String hostPort : hosts.split(",", -1)) {
-      int colon = hostPort.lastIndexOf(':');
-      String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
-      String port = colon < 0 ? "2181" : hostPort.substring(colon + 1);
+    for (ZkHost h : hosts(zk)) {
+      String port = h.port();
       boolean portOk = port.matches("[0-9]{1,5}") && Integer.parseInt(port) >= 1 && Integer.parseInt(port) <= 65535;
-      if (host.isBlank() || !portOk) {
-        throw new IllegalArgumentException("invalid ZooKeeper address '" + Echo.of(hostPort) + "' in "
+      if (h.host().isBlank() || !portOk) {
+        throw new IllegalArgumentException("invalid ZooKeeper address '" + Echo.of(h.hostPort()) + "' in "
             + ClusterConfig.ZK_CONNECT + " '" + Echo.of(zk) + "': give host:port[,host:port...], each port from 1"
             + " to 65535");
       }
     }
+  }
+
+  /** One entry of a ZooKeeper connect string: as written, its host, and its port (2181 if none). */
+  record ZkHost(String hostPort, String host, String port) {}
+
+  /** The entries of host[:port][,host[:port]...][/chroot], empty ones included. */
+  static List<ZkHost> hosts(String connectString) {
+    int slash = connectString.indexOf('/');
+    String hosts = slash < 0 ? connectString : connectString.substring(0, slash);
+    List<ZkHost> out = new ArrayList<>();
+    for (String hostPort : hosts.split(",", -1)) {
+      int colon = hostPort.lastIndexOf(':');
+      out.add(new ZkHost(hostPort, colon < 0 ? hostPort : hostPort.substring(0, colon),
+          colon < 0 ? "2181" : hostPort.substring(colon + 1)));
+    }
+    return out;
   }
 
   static ClientSettings from(Config c) {

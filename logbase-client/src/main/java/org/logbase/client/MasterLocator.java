@@ -102,14 +102,11 @@ final class MasterLocator {
     throw new NotActiveMasterException("cannot connect to ZooKeeper at " + address + " to find the active master");
   }
 
-  /** The hosts of a connect string (host:port,...[/chroot]) that do not resolve, looked up now. */
+  /** The hosts of a connect string that do not resolve, looked up now. */
   static List<String> unresolvedHosts(String connectString) {
-    int slash = connectString.indexOf('/');
-    String hosts = slash < 0 ? connectString : connectString.substring(0, slash);
     List<String> unknown = new ArrayList<>();
-    for (String hostPort : hosts.split(",")) {
-      int colon = hostPort.lastIndexOf(':');
-      String host = (colon < 0 ? hostPort : hostPort.substring(0, colon)).trim();
+    for (ClientSettings.ZkHost h : ClientSettings.hosts(connectString)) {
+      String host = h.host().trim();
       try {
         InetAddress.getAllByName(host);
       } catch (UnknownHostException e) {
