@@ -1,5 +1,6 @@
 package org.logbase.tablet;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.logbase.common.NotServingTabletException;
 
 /**
@@ -12,28 +13,36 @@ import org.logbase.common.NotServingTabletException;
  *
  * <p>One gate per tablet for as long as it is served here: a tablet that gains column groups is a
  * new {@link Tablet} object with the same gate.
+ *
+ * <p>Closes are counted: two closers may close it at once (the master's close and the close of a
+ * drop ZooKeeper records, or a split and a move), and one that cannot finish reopens only its own
+ * close, so the gate stays closed while the other drains.
  */
 public final class WriteGate {
+  /** Closes not reopened; closed while above 0. */
+  private final AtomicInteger closes = new AtomicInteger();
+  /** Why the newest close closed it (set before the count, so a check that sees the count sees a reason). */
   private volatile String closedBecause;
 
   /** Throws {@link NotServingTabletException} once closed. Called with the write's row locks held. */
   public void check(TabletDescriptor tablet) {
-    String why = closedBecause;
-    if (why != null) {
-      throw new NotServingTabletException("tablet " + tablet + " takes no more writes here: " + why);
+    if (closes.get() > 0) {
+      throw new NotServingTabletException("tablet " + tablet + " takes no more writes here: " + closedBecause);
     }
   }
 
+  /** Refuses writes from now on, until every close is reopened. */
   public void close(String why) {
     closedBecause = why;
+    closes.incrementAndGet();
   }
 
-  /** Takes writes again (a close that could not finish). */
+  /** Undoes one {@link #close} (a close that could not finish); writes come in again once none is left. */
   public void reopen() {
-    closedBecause = null;
+    closes.updateAndGet(n -> Math.max(0, n - 1));
   }
 
   public boolean isOpen() {
-    return closedBecause == null;
+    return closes.get() == 0;
   }
 }

@@ -11,8 +11,6 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.utils.ZKPaths;
 import org.logbase.common.Threads;
 import org.logbase.common.ZkPaths;
-import org.logbase.tablet.Tablet;
-import org.logbase.txn.TxnManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,20 +22,18 @@ import org.slf4j.LoggerFactory;
  * until its next heartbeat was reconciled, and took writes into them from clients whose locations
  * predate the drop: acknowledged, then gone with the table. Now only until this server hears of
  * the drop from ZooKeeper, which it must stay in touch with to serve at all ({@link ServingLease}).
+ * From then on no open of the table's tablets is admitted here, whatever its assignment, and a
+ * tablet an open under way serves a moment later is closed too ({@link TabletCloser#closeDropped}).
  */
 final class DroppedTableCloser implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(DroppedTableCloser.class);
 
-  private final ServedTablets tablets;
-  private final TxnManager txns;
-  private final long drainMs;
+  private final TabletCloser tablets;
   private final CuratorCache dropped;
   private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("dropped-table-closer"));
 
-  DroppedTableCloser(CuratorFramework zk, ZkPaths paths, ServedTablets tablets, TxnManager txns, long drainMs) {
+  DroppedTableCloser(CuratorFramework zk, ZkPaths paths, TabletCloser tablets) {
     this.tablets = tablets;
-    this.txns = txns;
-    this.drainMs = drainMs;
     this.dropped = CuratorCache.build(zk, paths.droppedTables());
     dropped.listenable().addListener(CuratorCacheListener.builder().forCreates(this::recorded).build());
   }
@@ -46,6 +42,7 @@ final class DroppedTableCloser implements Closeable {
     dropped.start();
   }
 
+  /** Every drop recorded: those made before this server started too (the cache's first load), cheap with nothing served. */
   private void recorded(ChildData node) {
     String name = ZKPaths.getNodeFromPath(node.getPath());
     int tableId;
@@ -54,32 +51,17 @@ final class DroppedTableCloser implements Closeable {
     } catch (NumberFormatException notATable) {
       return; // the parent itself, or something that is not a table id
     }
-    if (!tablets.servedOf(tableId).isEmpty()) {
-      closer.execute(() -> closeAll(tableId));
-    }
+    closer.execute(() -> closeAll(tableId));
   }
 
   private void closeAll(int tableId) {
-    for (Tablet t : tablets.servedOf(tableId)) {
-      String table = t.descriptor().schema().name();
-      int tabletId = t.descriptor().tabletId();
-      try {
-        // Every open of it refused from now on, whatever its assignment; one under way waited for.
-        tablets.beginClose(table, tableId, tabletId, Long.MAX_VALUE, drainMs);
-        Tablet now = tablets.findServed(table, tableId, tabletId);
-        if (now != null) {
-          txns.closeForWrites(now, "its table was dropped", drainMs);
-          tablets.closeDrained(now);
-          LOG.info("closed tablet {} of dropped table '{}' (id {}): ZooKeeper records its drop", tabletId, table,
-              tableId);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (Exception e) {
-        LOG.warn("closing tablet {} of dropped table '{}' (id {}) failed; the master's next reconciliation closes it: {}",
-            tabletId, table, tableId, e.toString());
-      }
+    try {
+      tablets.closeDropped(tableId);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("closing the tablets of dropped table {} failed; the master's next reconciliation closes them: {}",
+          tableId, e.toString());
     }
   }
 

@@ -145,6 +145,22 @@ final class ServedTablets implements AutoCloseable {
     }
   }
 
+  /**
+   * Records that table {@code tableId} was dropped: every open of its tablets is refused from now on,
+   * and this waits (at most {@code maxMs}) until the opens of its tablets admitted before are done,
+   * so that {@link #servedOf} then lists every tablet of it this server will serve.
+   */
+  void beginDrop(int tableId, long maxMs) throws InterruptedException {
+    try {
+      opener.tableDropped(tableId).get(maxMs, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new AssertionError("tableDropped() never fails", e);
+    } catch (TimeoutException e) {
+      throw new ServerStoppingException("tablets of table " + tableName(tableId) + " are still being opened after "
+          + maxMs + " ms");
+    }
+  }
+
   /** Whether this server serves the tablet now. */
   boolean serves(TabletId id) {
     return engine.registry().snapshot().get(id) != null;

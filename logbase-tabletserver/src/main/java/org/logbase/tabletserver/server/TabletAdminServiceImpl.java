@@ -40,14 +40,17 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   private final Calls calls;
   private final long drainMs;
   private final TabletCompactor compactor;
+  private final TabletCloser closer;
   private static final Logger LOG = LoggerFactory.getLogger(TabletAdminServiceImpl.class);
   private final MasterEpochFence epochs = new MasterEpochFence();
   /** Splits wait for writes to drain: not on a gRPC thread, nor on the tablet opener's. */
   private final ExecutorService splitter = Executors.newSingleThreadExecutor(Threads.daemon("tablet-splitter"));
 
   /** @param drainMs how long a close waits for the tablet's writes and transactions in progress */
-  TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs, TabletCompactor compactor) {
+  TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs, TabletCompactor compactor,
+      TabletCloser closer) {
     this.compactor = compactor;
+    this.closer = closer;
     this.tablets = tablets;
     this.txns = txns;
     this.calls = calls;
@@ -73,23 +76,9 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   public void closeTablet(CloseTabletRequest req, StreamObserver<CloseTabletResponse> out) {
     calls.unary(out, () -> {
       epochs.admit(req.getMasterEpoch(), "closing tablet " + req.getTabletId() + " of " + req.getTable());
-      // First: an open of this assignment arriving from now on is stale, whatever happens below; one
-      // admitted before is waited for.
-      tablets.beginClose(req.getTable(), req.getTableId(), req.getTabletId(), req.getAssignment(), drainMs);
-      Tablet t = tablets.findServed(req.getTable(), req.getTableId(), req.getTabletId());
-      if (t == null) {
-        return CloseTabletResponse.getDefaultInstance();
-      }
-      // The checkpoint while it still serves (the slow part); then no write appends for it any more,
-      // and the next server replays this log from that checkpoint: the few records after it. A
-      // dropped table's tablet has no next server: a drop of 4,000 tablets wrote 4,000 for nothing.
-      long t0 = System.nanoTime();
-      if (!req.getDropped()) {
-        tablets.checkpointBeforeClose(t);
-      }
-      long servedMs = (System.nanoTime() - t0) / 1_000_000;
-      txns.closeForWrites(t, "it is being closed (moved, split or dropped)", drainMs);
-      tablets.closeDrained(t);
+      // An open of this assignment arriving from now on is stale, whatever happens in the close.
+      long servedMs = closer.close(req.getTable(), req.getTableId(), req.getTabletId(), req.getAssignment(),
+          req.getDropped());
       return CloseTabletResponse.newBuilder().setServedMs(servedMs).build();
     });
   }

@@ -10,6 +10,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Predicate;
 import org.logbase.common.Echo;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.ServerStoppingException;
@@ -96,11 +97,12 @@ final class TabletOpener implements AutoCloseable {
       List<Assigned> stale = new ArrayList<>();
       for (Assigned a : tablets) {
         TabletDescriptor d = a.tablet();
-        if (fence.admits(d.schema().id(), d.tabletId(), a.assignment())) {
+        String refused = fence.refusal(d.schema().id(), d.tabletId(), a.assignment());
+        if (refused == null) {
           admitted.add(a);
         } else {
-          LOG.warn("refused a stale open of tablet {} of '{}' (assignment {}): it was closed here since",
-              d.tabletId(), Echo.of(d.schema().name()), a.assignment());
+          LOG.warn("refused a stale open of tablet {} of '{}' (table id {}, assignment {}): {}", d.tabletId(),
+              Echo.of(d.schema().name()), d.schema().id(), a.assignment(), refused);
           stale.add(a);
         }
       }
@@ -124,14 +126,31 @@ final class TabletOpener implements AutoCloseable {
    * open serve it afterwards, on this server and on the one it was moved to.
    */
   CompletableFuture<Void> closing(String table, int tableId, int tabletId, long assignment) {
-    List<CompletableFuture<Void>> opens = new ArrayList<>();
     synchronized (fence) {
       fence.closed(tableId, tabletId, assignment);
-      for (Request r : pending) {
-        if (r.tablets().stream().map(Assigned::tablet).anyMatch(d -> d.tabletId() == tabletId
-            && d.schema().name().equals(table) && (tableId == 0 || d.schema().id() == tableId))) {
-          opens.add(r.done().handle((v, e) -> null));
-        }
+      return pendingOpens(d -> d.tabletId() == tabletId && d.schema().name().equals(table)
+          && (tableId == 0 || d.schema().id() == tableId));
+    }
+  }
+
+  /**
+   * Records that table {@code tableId} was dropped (every open of its tablets is refused from now on,
+   * whatever its assignment) and completes once every open of its tablets admitted before has
+   * finished, so that the closes that follow see every tablet of it this server will serve.
+   */
+  CompletableFuture<Void> tableDropped(int tableId) {
+    synchronized (fence) {
+      fence.dropped(tableId);
+      return pendingOpens(d -> d.schema().id() == tableId);
+    }
+  }
+
+  /** Completes once the admitted opens with a tablet {@code which} matches have finished, failed or not. */
+  private CompletableFuture<Void> pendingOpens(Predicate<TabletDescriptor> which) {
+    List<CompletableFuture<Void>> opens = new ArrayList<>();
+    for (Request r : pending) {
+      if (r.tablets().stream().map(Assigned::tablet).anyMatch(which)) {
+        opens.add(r.done().handle((v, e) -> null));
       }
     }
     return CompletableFuture.allOf(opens.toArray(CompletableFuture[]::new));

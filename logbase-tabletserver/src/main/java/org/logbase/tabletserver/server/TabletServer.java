@@ -208,14 +208,15 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     service = new TabletServiceImpl(tablets, txns, writeStats, calls, scans,
         config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES, ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES) / 4);
     TabletCompactor compactor = new TabletCompactor(tablets);
+    long drainMs = config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS);
+    TabletCloser closer = new TabletCloser(tablets, txns, drainMs);
     compactions = new CompactionScheduler(tablets, compactor, config);
     GrpcServerLogging.install();
     rpc = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
         .addService(service)
-        .addService(new TabletAdminServiceImpl(tablets, txns, calls, config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS),
-            compactor))
+        .addService(new TabletAdminServiceImpl(tablets, txns, calls, drainMs, compactor, closer))
         .build();
     rpc.start(); // assigned first, so that close() shuts it down if binding fails
     String address = advertise != null ? advertise : host + ":" + rpc.getPort();
@@ -241,7 +242,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     }, oracle::heldSnapshots);
     heartbeater.start(config.getLong(HEARTBEAT_MS, 3000));
     compactions.start();
-    droppedTables = new DroppedTableCloser(zk, paths, tablets, txns, config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS));
+    droppedTables = new DroppedTableCloser(zk, paths, closer);
     droppedTables.start();
     LOG.info("tablet server {} serving at {}", id, address);
     System.out.println("TABLETSERVER READY " + id + " " + address);

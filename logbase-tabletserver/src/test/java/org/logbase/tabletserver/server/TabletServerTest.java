@@ -234,6 +234,17 @@ class TabletServerTest {
     data.put(put("a", "name", new byte[] {1}).build());
     server.zk().create().creatingParentsIfNeeded().forPath(new ZkPaths(ZkPaths.DEFAULT_ROOT).droppedTable(id));
     Await.until(Duration.ofSeconds(30), "ts1 closes tablet 0 of the dropped table", () -> !serves(USERS0));
+    // From then on no open of the table's tablets serves, whatever its assignment: 0 (a split's own
+    // open, not checked against the metadata) included, and a tablet this server never served.
+    TabletAdminServiceGrpc.TabletAdminServiceBlockingStub admin = admin(60);
+    TableSpec users = usersSpec();
+    for (int tabletId : new int[] {0, 7}) {
+      OpenTabletsResponse r = admin.openTablets(OpenTabletsRequest.newBuilder().addTablets(OpenTabletRequest
+          .newBuilder().setTable(users).setTablet(TabletSpec.newBuilder().setTabletId(tabletId).setEndKey(bytes("t")))
+          .setAssignment(0)).build());
+      assertEquals(1, r.getLeftOutCount(), "an open of tablet " + tabletId + " of the dropped table was left out");
+    }
+    assertFalse(serves(USERS0), "an open of assignment 0 served a tablet of the dropped table again");
   }
 
   /**

@@ -1,0 +1,126 @@
+package org.logbase.tabletserver.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.common.Config;
+import org.logbase.common.schema.SchemaProtos;
+import org.logbase.rpc.OpenTabletRequest;
+import org.logbase.rpc.TabletSpec;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.StorageEngine;
+import org.logbase.testing.Await;
+import org.logbase.testing.TestTables;
+import org.logbase.txn.TxnManager;
+
+/**
+ * The close of a dropped table on a storage engine of its own: the opens of its tablets under way
+ * when the drop is heard of are waited for and their tablets closed, and no later open of any of
+ * its tablets is admitted, whatever its assignment.
+ */
+class TabletCloserTest {
+  static final TabletDescriptor USERS = TestTables.whole(TestTables.USERS);
+  @TempDir Path dir;
+  StorageEngine engine;
+  TxnManager txns;
+  ServedTablets tablets;
+  /** The assignment check of the next batch to open signals here, then waits for {@link #proceed}. */
+  final CountDownLatch checking = new CountDownLatch(1);
+  final CountDownLatch proceed = new CountDownLatch(1);
+
+  @BeforeEach
+  void open() throws Exception {
+    engine = StorageEngine.open(EngineOptions.of(dir.toUri(), Config.empty(), List.of()));
+    txns = TxnManager.standalone(engine);
+    tablets = new ServedTablets(engine, asked -> {
+      checking.countDown();
+      try {
+        if (!proceed.await(60, TimeUnit.SECONDS)) {
+          throw new AssertionError("the test never let the open proceed");
+        }
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+      return asked;
+    });
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    proceed.countDown();
+    if (tablets != null) {
+      tablets.close();
+    }
+    if (txns != null) {
+      txns.close();
+    }
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
+  static OpenTabletRequest openOf(TabletDescriptor d, long assignment) {
+    return OpenTabletRequest.newBuilder().setTable(SchemaProtos.toProto(d.schema()))
+        .setTablet(TabletSpec.newBuilder().setTabletId(d.tabletId())).setAssignment(assignment).build();
+  }
+
+  /**
+   * The drop is heard of while an open of the table's tablet is between its admission and serving:
+   * nothing of the table serves yet, so a close of what is served would close nothing, and the open
+   * would then serve the dropped tablet. The close waits for the open and closes the tablet.
+   */
+  @Test
+  void aTabletAnOpenUnderWayServesIsClosedWithItsDroppedTable() throws Exception {
+    TabletCloser closer = new TabletCloser(tablets, txns, 30_000);
+    CompletableFuture<List<TabletDescriptor>> opening = tablets.open(List.of(openOf(USERS, 3)));
+    assertTrue(checking.await(30, TimeUnit.SECONDS), "the open reached its assignment check");
+    CompletableFuture<Integer> dropping = new CompletableFuture<>();
+    Thread dropper = new Thread(() -> {
+      try {
+        dropping.complete(closer.closeDropped(USERS.schema().id()));
+      } catch (Throwable e) {
+        dropping.completeExceptionally(e);
+      }
+    }, "dropper");
+    dropper.start();
+    // It must wait for the open: a close of what is served now would be done, having closed nothing.
+    Await.until(Duration.ofSeconds(30), "the drop's close waits or ends",
+        () -> dropping.isDone() || dropper.getState() == Thread.State.TIMED_WAITING);
+    assertFalse(dropping.isDone(), "the drop's close did not wait for the open under way");
+    proceed.countDown();
+    assertEquals(List.of(), opening.get(30, TimeUnit.SECONDS), "the open admitted before the drop was carried out");
+    assertEquals(1, dropping.get(30, TimeUnit.SECONDS), "tablets of the dropped table closed");
+    assertNull(tablets.findServed("users", 0), "the tablet the open served is closed");
+  }
+
+  /** After the drop, no open of the table's tablets serves: of any assignment, 0 included, of any tablet. */
+  @Test
+  void noOpenOfADroppedTablesTabletIsAdmitted() throws Exception {
+    proceed.countDown();
+    TabletCloser closer = new TabletCloser(tablets, txns, 30_000);
+    assertEquals(List.of(), tablets.open(List.of(openOf(USERS, 1))).get(30, TimeUnit.SECONDS));
+    assertEquals(1, closer.closeDropped(USERS.schema().id()));
+    TabletDescriptor other = new TabletDescriptor(USERS.schema(), 7, null, null);
+    for (long assignment : new long[] {0, 1, 2}) {
+      List<TabletDescriptor> leftOut = tablets.open(List.of(openOf(USERS, assignment), openOf(other, assignment)))
+          .get(30, TimeUnit.SECONDS);
+      assertEquals(List.of(USERS.id(), other.id()), leftOut.stream().map(TabletDescriptor::id).toList(),
+          "opens of assignment " + assignment + " are left out");
+    }
+    assertFalse(tablets.serves(USERS.id()));
+    assertEquals(0, tablets.count());
+  }
+}
