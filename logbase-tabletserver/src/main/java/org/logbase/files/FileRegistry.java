@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * scan finds the file again, hours later. Seen once in CompactionModelTest on a MiniDFSCluster: a
  * read of a log segment closed as it filled.
  */
-public final class FileRegistry implements Closeable, WrittenFiles {
+public final class FileRegistry implements Closeable, WrittenFiles, ReadGuard {
   private static final Logger LOG = LoggerFactory.getLogger(FileRegistry.class);
   public static final String MAX_OPEN = "files.max.open";
   static final int MAX_OPEN_DEFAULT = 512;
@@ -151,24 +151,32 @@ public final class FileRegistry implements Closeable, WrittenFiles {
   }
 
   private void readOnce(long id, long offset, byte[] buf) throws IOException {
-    ReadWriteLock gate = beingWritten.get(id);
-    Lock read = gate == null ? null : gate.readLock();
-    if (read != null) {
-      read.lock();
-    }
-    try {
+    try (Hold reading = reading(id)) {
       Handle h = acquire(id);
       try {
         h.in.readFully(offset, buf);
       } finally {
         h.release();
       }
-    } finally {
-      if (read != null) {
-        read.unlock();
-      }
     }
   }
+
+  /**
+   * Holds off the close of file {@code id} while a read of it through a stream of the caller's own
+   * is under way, if this server writes it; a close under way is waited for first.
+   */
+  @Override
+  public Hold reading(long id) {
+    ReadWriteLock gate = beingWritten.get(id);
+    if (gate == null) {
+      return NOT_WRITTEN;
+    }
+    Lock read = gate.readLock();
+    read.lock();
+    return read::unlock;
+  }
+
+  private static final Hold NOT_WRITTEN = () -> {};
 
   private Handle acquire(long id) throws IOException {
     while (true) {

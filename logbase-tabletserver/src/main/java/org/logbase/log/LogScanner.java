@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.files.ReadGuard;
 
 /** Reads the whole log, or its tail from a position, segment after segment, in log order. */
 public final class LogScanner {
@@ -43,17 +44,20 @@ public final class LogScanner {
   public static Result scan(
       FileSystem fs, Path dir, LogPosition from, LogPosition to, int maxFrameBytes, Consumer<LogDamage> damage,
       RecordSink sink) throws IOException {
-    return scan(fs, dir, from, to, maxFrameBytes, damage, SegmentScanner.RowFilter.ALL, LogSeals.NONE, sink);
+    return scan(fs, dir, from, to, maxFrameBytes, damage, SegmentScanner.RowFilter.ALL, LogSeals.NONE, ReadGuard.NONE,
+        sink);
   }
 
   /**
    * Like {@link #scan(FileSystem, Path, LogPosition, LogPosition, int, Consumer, RecordSink)}, handing
    * the sink only the row versions {@code filter} wants (and every record that is not a row version),
-   * and reading no segment past the length it is sealed at in {@code seals}.
+   * and reading no segment past the length it is sealed at in {@code seals}. Each segment is read
+   * under {@code guard}'s hold of its file id (a segment's number), so that a log this server is
+   * writing does not close a segment while this reads it.
    */
   public static Result scan(
       FileSystem fs, Path dir, LogPosition from, LogPosition to, int maxFrameBytes, Consumer<LogDamage> damage,
-      SegmentScanner.RowFilter filter, LogSeals seals, RecordSink sink) throws IOException {
+      SegmentScanner.RowFilter filter, LogSeals seals, ReadGuard guard, RecordSink sink) throws IOException {
     List<Long> segments = SegmentFiles.list(fs, dir);
     long count = 0;
     long skipped = 0;
@@ -75,7 +79,8 @@ public final class LogScanner {
       if (sealed != LogSeals.UNSEALED) {
         end = Math.min(end, sealed);
       }
-      try (SegmentScanner s = SegmentScanner.open(fs, dir, seg, offset, end, maxFrameBytes, damage, filter)) {
+      try (ReadGuard.Hold reading = guard.reading(seg);
+          SegmentScanner s = SegmentScanner.open(fs, dir, seg, offset, end, maxFrameBytes, damage, filter)) {
         AppendedRecord r;
         while ((r = s.next()) != null) {
           if (to != null && seg == to.segment() && LogPointer.offset(r.pointer()) >= to.offset()) {

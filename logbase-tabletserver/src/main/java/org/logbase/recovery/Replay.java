@@ -11,6 +11,7 @@ import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogConfig;
 import org.logbase.log.LogDamage;
 import org.logbase.log.LogPosition;
+import org.logbase.files.ReadGuard;
 import org.logbase.log.LogScanner;
 import org.logbase.log.LogSeals;
 import org.logbase.tablet.GroupIndex;
@@ -48,6 +49,7 @@ public final class Replay {
   private final Path logDir;
   private final LogConfig config;
   private final LogSeals seals;
+  private final ReadGuard guard;
   private final Map<TabletId, GroupIndex[]> indexes;
   private final KeyRanges<GroupIndex[]> ranges;
   private final IndexApplier applier;
@@ -67,10 +69,11 @@ public final class Replay {
   private long undecidedDropped;
   private boolean ended;
 
-  private Replay(FileSystem fs, Path logDir, LogConfig config, LogSeals seals, List<TabletCheckpoints.Start> starts,
-      List<String> problems, long checkpointMillis) {
+  private Replay(FileSystem fs, Path logDir, LogConfig config, LogSeals seals, ReadGuard guard,
+      List<TabletCheckpoints.Start> starts, List<String> problems, long checkpointMillis) {
     this.fs = fs;
     this.seals = seals;
+    this.guard = guard;
     this.logDir = logDir;
     this.config = config;
     this.indexes = new HashMap<>();
@@ -103,9 +106,10 @@ public final class Replay {
    * A replay of {@code logDir} for tablets whose checkpoints are loaded already; each tablet's tail
    * must be in that log.
    *
+   * @param guard holds off the close of a segment this server writes while the replay reads it
    * @param problems what loading the checkpoints met (reported with the replay)
    */
-  public static Replay of(FileSystem fs, Path logDir, LogConfig config, LogSeals seals,
+  public static Replay of(FileSystem fs, Path logDir, LogConfig config, LogSeals seals, ReadGuard guard,
       List<TabletCheckpoints.Start> starts, List<String> problems, long checkpointMillis) {
     for (TabletCheckpoints.Start s : starts) {
       if (!fs.makeQualified(s.logDir()).equals(fs.makeQualified(logDir))) {
@@ -113,7 +117,7 @@ public final class Replay {
       }
     }
     problems.forEach(p -> LOG.warn("{}", p));
-    return new Replay(fs, logDir, config, seals, starts, problems, checkpointMillis);
+    return new Replay(fs, logDir, config, seals, guard, starts, problems, checkpointMillis);
   }
 
   /**
@@ -129,7 +133,7 @@ public final class Replay {
     }
     long t0 = System.nanoTime();
     LogScanner.Result scan = LogScanner.scan(fs, logDir, next, to, config.maxFrameBytes(), this::report,
-        (table, key) -> ranges.find(table, key) != null, seals, applier::apply);
+        (table, key) -> ranges.find(table, key) != null, seals, guard, applier::apply);
     records += scan.records();
     skipped += scan.skipped();
     bytes += scan.bytes();

@@ -34,6 +34,7 @@ import org.logbase.compaction.CompactionReport;
 import org.logbase.compaction.TabletCompaction;
 import org.logbase.files.FileIds;
 import org.logbase.files.FileRegistry;
+import org.logbase.files.ReadGuard;
 import org.logbase.files.LocalFileIds;
 import org.logbase.files.ReadsInProgress;
 import org.logbase.files.SharedPaths;
@@ -189,7 +190,9 @@ public final class StorageEngine implements Closeable {
       recordOrigins(checkpoints, own);
       LogSeals seals = o.seals() != null ? o.seals() : new FileLogSeals(fs, new Path(shared, "log-seals"));
       LogConfig logConfig = LogConfig.from(o.config());
-      Replay replay = Replay.of(fs, logDir, logConfig, seals, own, problems, (System.nanoTime() - t0) / 1_000_000);
+      // Nothing writes this log yet: no segment of it closes while the replay reads.
+      Replay replay = Replay.of(fs, logDir, logConfig, seals, ReadGuard.NONE, own, problems,
+          (System.nanoTime() - t0) / 1_000_000);
       LogRecovery.Result r = LogRecovery.recover(fs, logDir, replay, !own.isEmpty(), logConfig, seals);
       engine = new StorageEngine(o, fs, files, ids, checkpoints, seals, r,
           new LogCollector(fs, manifests, o.droppedTables(), () -> o.otherLogs().goneLogs(fs, logDir), logDir, files,
@@ -296,7 +299,7 @@ public final class StorageEngine implements Closeable {
     }
     recordOrigins(checkpoints, own);
     List<TabletDescriptor> toOpen = own.stream().map(TabletCheckpoints.Start::tablet).toList();
-    Replay replay = Replay.of(fs, logDir, logConfig, ownLogSeals, own, problems, loadMillis);
+    Replay replay = Replay.of(fs, logDir, logConfig, ownLogSeals, files, own, problems, loadMillis);
     replay.scanTo(applier.appliedEnd());
     replay.scanTo(applier.appliedEnd()); // what was written during the first pass: the stretch held below is short
     try {
@@ -336,7 +339,7 @@ public final class StorageEngine implements Closeable {
     }
     long fenced = System.nanoTime();
     SegmentFiles.register(files, fs, otherLog);
-    Replay other = Replay.of(fs, otherLog, logConfig, seals, starts, new ArrayList<>(), 0);
+    Replay other = Replay.of(fs, otherLog, logConfig, seals, ReadGuard.NONE, starts, new ArrayList<>(), 0);
     other.scanTo(null);
     long replayed = System.nanoTime();
     List<PreparedRecords> inDoubt = other.undecided();

@@ -10,8 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.common.LogUnavailableException;
 import org.logbase.files.FileRegistry;
+import org.logbase.files.ReadGuard;
 import org.logbase.files.WrittenFiles;
 import org.logbase.testing.FlakyFileSystem;
 
@@ -101,6 +105,35 @@ class LogWriterTest {
         r -> byLsn.put(r.record().lsn(), r.record()));
     assertEquals(threads * perThread, byLsn.size());
     assertEquals(1L, byLsn.keySet().iterator().next());
+  }
+
+  /**
+   * A scan reads each segment under its guard's hold of that segment (so that a live log's writer
+   * does not close the segment meanwhile: HDFS-17342, see FileRegistry), and of that one only.
+   */
+  @Test
+  void aScanReadsEachSegmentUnderItsGuardsHold() throws Exception {
+    try (LogWriter w = open(LogConfig.DEFAULT.withSegmentBytes(4 << 10))) {
+      for (int i = 0; i < 300; i++) {
+        w.append(List.of(rec(i)), Durability.HFLUSH).get();
+      }
+    }
+    Set<Long> held = new HashSet<>();
+    Set<Long> read = new TreeSet<>();
+    ReadGuard guard = id -> {
+      assertTrue(held.add(id), "segment " + id + " held twice");
+      return () -> held.remove(id);
+    };
+    LogScanner.Result r = LogScanner.scan(fs, dir, LogPosition.START, null, LogConfig.DEFAULT.maxFrameBytes(),
+        d -> { throw new AssertionError("no damage expected: " + d); }, SegmentScanner.RowFilter.ALL, LogSeals.NONE,
+        guard, a -> {
+          long segment = LogPointer.segment(a.pointer());
+          assertEquals(Set.of(segment), held, "segments held while a record of " + segment + " is read");
+          read.add(segment);
+        });
+    assertEquals(300, r.records());
+    assertTrue(read.size() > 2, "records in several segments: " + read);
+    assertEquals(Set.of(), held, "every hold ended");
   }
 
   @Test
