@@ -64,7 +64,8 @@ public final class Chaos implements Callable<Integer> {
   int durationSeconds;
   @Option(names = "--faults", defaultValue = "all", description = "all, none, or a list of: kill-tabletserver, "
       + "kill-in-recovery, slow-recovery, kill-master, pause-tabletserver, pause-master, partition-tabletserver, "
-      + "partition-master, isolate-tabletserver, starve-tabletserver, kill-zookeeper, kill-client, alter-table (default: ${DEFAULT-VALUE}).")
+      + "partition-master, isolate-tabletserver, starve-tabletserver, kill-zookeeper, kill-client, alter-table, "
+      + "move-tablet, split-tablet (default: ${DEFAULT-VALUE}).")
   String faults;
   @Option(names = "--mean-interval", defaultValue = "4", description = "Mean seconds between faults per nemesis thread (default: ${DEFAULT-VALUE}).")
   double meanIntervalSeconds;

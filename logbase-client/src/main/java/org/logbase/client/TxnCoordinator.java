@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.logbase.common.FaultInjector;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.NotServingTabletException;
@@ -181,22 +183,31 @@ final class TxnCoordinator {
     }
   }
 
-  private void decide(Participant p, long startTs, TxnRow primary, boolean commit, long commitTs, boolean isPrimary,
-      Durability durability, Deadline deadline) {
-    try {
-      stub(p, deadline).decide(decideRequest(startTs, primary, commit, commitTs, isPrimary, durability));
-    } catch (StatusRuntimeException e) {
-      throw routed(e, (commit ? "commit" : "abort") + " of transaction " + startTs, p);
-    }
-  }
-
-  /** Best effort: a participant that misses its ABORT is resolved through the primary later. */
+  /**
+   * Best effort: a participant that misses its ABORT is resolved through the primary later. The
+   * aborts go out together, each with at least an attempt's time of its own: a commit that spent its
+   * whole deadline waiting for a paused server still frees the rows it locked on the others (sent
+   * with that deadline, they failed before they left). They outlive this call, which waits for them
+   * only until the commit's deadline.
+   */
   private void abortAll(long startTs, TxnRow primary, List<Participant> ps, Deadline deadline) {
+    Deadline attempt = Deadline.after(rpc.settings().attemptTimeoutMs(), TimeUnit.MILLISECONDS);
+    Deadline own = attempt.isBefore(deadline) ? deadline : attempt;
+    Map<Participant, ListenableFuture<?>> calls = new LinkedHashMap<>();
     for (Participant p : ps) {
+      calls.put(p, DetachedCalls.start(() -> TabletServiceGrpc.newFutureStub(rpc.channel(p.anyTablet()))
+          .withDeadline(own).decide(decideRequest(startTs, primary, false, 0, false, Durability.HFLUSH))));
+    }
+    for (Map.Entry<Participant, ListenableFuture<?>> c : calls.entrySet()) {
       try {
-        decide(p, startTs, primary, false, 0, false, Durability.HFLUSH, deadline);
-      } catch (LogBaseException e) {
-        LOG.debug("abort of transaction {} at {} failed: {}", startTs, p.address(), e.toString());
+        c.getValue().get(Math.max(0, deadline.timeRemaining(TimeUnit.NANOSECONDS)), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException e) {
+        LOG.debug("abort of transaction {} at {} failed: {}", startTs, c.getKey().address(), e.getCause().toString());
+      } catch (TimeoutException e) {
+        return; // the commit's time is spent; the aborts go on without it
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
       }
     }
   }

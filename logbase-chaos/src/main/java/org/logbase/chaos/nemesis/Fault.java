@@ -49,7 +49,21 @@ public enum Fault {
    * (killed, paused, cut off) gets it again at its next heartbeat. Compression is what an alter may
    * change under the checkers: fewer versions or a time to live would drop what they read.
    */
-  ALTER_TABLE("alter-table", 1);
+  ALTER_TABLE("alter-table", 1),
+  /**
+   * Move a random tablet of a workload table to another live tablet server while the load runs
+   * (the admin's move: close with a checkpoint where it is, open on the target from it). Its victim
+   * is the tablet: it overlaps any other fault, a kill of either server included.
+   */
+  MOVE_TABLET("move-tablet", 1),
+  /**
+   * Split a random tablet of a workload table about its middle while the load runs (no data copied:
+   * the daughters read the parent's files), at most until a table has {@link #MAX_SPLIT_TABLETS}.
+   */
+  SPLIT_TABLET("split-tablet", 0.5);
+
+  /** A table with this many tablets is split no further by the nemesis. */
+  public static final int MAX_SPLIT_TABLETS = 24;
 
   private final String label;
   private final double weight;

@@ -19,6 +19,10 @@ import org.logbase.chaos.workload.RunClock;
 import org.logbase.client.Admin;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.PolicyChange;
+import org.logbase.client.ServerInfo;
+import org.logbase.client.TabletInfo;
+import org.logbase.client.TabletMove;
+import org.logbase.client.TabletSplit;
 import org.logbase.common.schema.ColumnGroup;
 import org.logbase.common.schema.StoragePolicy.BlockCompression;
 import org.slf4j.Logger;
@@ -259,6 +263,8 @@ public final class Nemesis {
         clients.replace(c);
       });
       case ALTER_TABLE -> alterTable(f);
+      case MOVE_TABLET -> moveOrSplit(f, true);
+      case SPLIT_TABLET -> moveOrSplit(f, false);
       default -> throw new IllegalStateException("unknown fault " + f);
     }
   }
@@ -290,6 +296,56 @@ public final class Nemesis {
       event(f, what);
       a.alterColumnGroup(table, g.name(), PolicyChange.builder().compression(to).build());
       event(f, what + " done");
+    } catch (RuntimeException e) {
+      event(f, what + " failed: " + e);
+    }
+  }
+
+  /**
+   * Moves a random tablet of a random table to another live tablet server, or splits it about its
+   * middle. Like an alter, its victim is the tablet, not a process: it overlaps any other fault. A
+   * move or split that fails (no master, a server killed meanwhile, too few rows to split) is an
+   * event, not a finding: what the checkers read afterwards is.
+   */
+  private void moveOrSplit(Fault f, boolean move) {
+    Random r = random();
+    String what = move ? "a move" : "a split";
+    try {
+      Admin a = admin.get().admin();
+      List<String> tables = a.listTables();
+      if (tables.isEmpty()) {
+        return;
+      }
+      String table = tables.get(r.nextInt(tables.size()));
+      List<TabletInfo> tablets = a.describeTable(table).tablets();
+      if (!move && tablets.size() >= Fault.MAX_SPLIT_TABLETS) {
+        return;
+      }
+      TabletInfo t = tablets.get(r.nextInt(tablets.size()));
+      String target = null;
+      if (move) {
+        List<String> others = a.clusterStatus().servers().stream()
+            .filter(s -> s.live() && !s.draining() && !s.serverId().equals(t.serverId()))
+            .map(ServerInfo::serverId).toList();
+        if (others.isEmpty()) {
+          return;
+        }
+        target = others.get(r.nextInt(others.size()));
+        what = "tablet " + t.tabletId() + " of " + table + ": move from " + t.serverId() + " to " + target;
+      } else {
+        what = "tablet " + t.tabletId() + " of " + table + " on " + t.serverId() + ": split";
+      }
+      synchronized (busy) {
+        counts.merge(f, 1, Integer::sum);
+      }
+      event(f, what);
+      if (move) {
+        TabletMove m = a.moveTablet(table, t.tabletId(), target);
+        event(f, what + " done (" + m.unavailableMs() + " ms unavailable)");
+      } else {
+        TabletSplit s = a.splitTablet(table, t.tabletId(), null);
+        event(f, what + " done: tablets " + s.leftId() + " and " + s.rightId());
+      }
     } catch (RuntimeException e) {
       event(f, what + " failed: " + e);
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,11 +30,15 @@ import org.logbase.rpc.Cell;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.CommitRequest;
 import org.logbase.rpc.CommitResponse;
+import org.logbase.rpc.DecideRequest;
+import org.logbase.rpc.DecideResponse;
 import org.logbase.rpc.DeleteRequest;
 import org.logbase.rpc.DeleteResponse;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
 import org.logbase.rpc.Mutation;
+import org.logbase.rpc.PrepareRequest;
+import org.logbase.rpc.PrepareResponse;
 import org.logbase.rpc.PutRequest;
 import org.logbase.rpc.PutResponse;
 import org.logbase.rpc.RowResult;
@@ -46,8 +51,9 @@ import org.logbase.rpc.TabletSpec;
 /**
  * A tablet server that serves the tablets {@link FakeMetadata} assigns to it and answers
  * NOT_SERVING_TABLET for the others. Scans can be told to stay open or to fail part-way.
- * Transactions commit when all their rows are on one server (Commit; first committer wins);
- * two-phase commit (Prepare, Decide) is not faked.
+ * Transactions commit when all their rows are on one server (Commit; first committer wins); of
+ * two-phase commit only the messages are faked: a prepare is answered (or held, unanswered) and
+ * writes nothing, a decide is recorded and answered.
  */
 public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplBase {
   private final String id;
@@ -60,6 +66,9 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   private final Object scanMonitor = new Object();
   private int openScans; // guarded by scanMonitor
   private volatile boolean holdScansOpen;
+  private volatile boolean holdPrepares;
+  /** The decides received, as "abort START_TS" or "commit START_TS". */
+  private final List<String> decides = new CopyOnWriteArrayList<>();
 
   FakeTabletServer(String id, FakeMetadata meta) {
     this.id = id;
@@ -89,6 +98,16 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
   /** Scans send their rows but do not complete until the client cancels them. */
   public void holdScansOpen(boolean hold) {
     holdScansOpen = hold;
+  }
+
+  /** Prepares are not answered (the server seems paused to the client) until this is switched off. */
+  public void holdPrepares(boolean hold) {
+    holdPrepares = hold;
+  }
+
+  /** The decides this server received so far: "abort START_TS" or "commit START_TS". */
+  public List<String> decides() {
+    return List.copyOf(decides);
   }
 
   /** The next scan sends {@code rows} rows, then fails with NOT_SERVING_TABLET. */
@@ -183,6 +202,20 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
         return CommitResponse.newBuilder().setCommitTs(ts).build();
       }
     });
+  }
+
+  @Override
+  public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> observer) {
+    if (holdPrepares) {
+      return; // never answered: the client's deadline ends the call
+    }
+    FakeRpc.respond(observer, PrepareResponse::getDefaultInstance);
+  }
+
+  @Override
+  public void decide(DecideRequest request, StreamObserver<DecideResponse> observer) {
+    decides.add((request.getCommit() ? "commit " : "abort ") + request.getStartTs());
+    FakeRpc.respond(observer, DecideResponse::getDefaultInstance);
   }
 
   @Override

@@ -1,0 +1,74 @@
+package org.logbase.client;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.logbase.client.fake.FakeCluster;
+import org.logbase.client.fake.FakeTabletServer;
+import org.logbase.common.Bytes;
+import org.logbase.common.ClusterConfig;
+import org.logbase.common.LogBaseException;
+import org.logbase.testing.Await;
+
+/** A two-phase commit that fails: what its participants are told, against fake servers. */
+@Timeout(60)
+class TxnAbortTest {
+  private static FakeCluster cluster;
+  private static LogBaseClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = FakeCluster.start(1, 2);
+    try (LogBaseClient admin = LogBaseClient.connect(cluster.clientConfig())) {
+      admin.admin().createTable(TableDefinition.builder("t").columnGroup("g", "v").build(), Bytes.utf8("m"));
+    }
+    // A short commit deadline: the prepare held below takes all of it.
+    client = LogBaseClient.connect(cluster.clientConfig().with(ClusterConfig.RPC_DEADLINE_MS, 1500));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    client.close();
+    cluster.close();
+  }
+
+  private static FakeTabletServer serverOf(String key) {
+    TabletInfo t = client.admin().describeTable("t").tablets().stream()
+        .filter(i -> i.startKey() == null || i.startKey().length == 0 || Bytes.compare(Bytes.utf8(key), i.startKey()) >= 0)
+        .reduce((a, b) -> b).orElseThrow();
+    return cluster.server(t.serverId().equals(cluster.server(0).id()) ? 0 : 1);
+  }
+
+  /**
+   * A secondary that seems paused holds its prepare past the commit's deadline. The transaction is
+   * aborted, and the primary's server, which prepared, is told so at once: sent with the commit's
+   * deadline, spent by then, the abort failed before it left, and the primary's rows stayed locked
+   * until someone resolved them.
+   */
+  @Test
+  void aCommitThatSpentItsDeadlineOnAPausedServerStillAbortsTheOthers() {
+    FakeTabletServer primary = serverOf("a");
+    FakeTabletServer paused = serverOf("z");
+    assertNotEquals(primary.id(), paused.id(), "the two rows are on two servers");
+    paused.holdPrepares(true);
+    try {
+      Transaction txn = client.begin();
+      txn.put("t", Bytes.utf8("a"), Map.of("v", Bytes.utf8("1")));
+      txn.put("t", Bytes.utf8("z"), Map.of("v", Bytes.utf8("1")));
+      assertThrows(LogBaseException.class, txn::commit);
+      String abort = "abort " + txn.startTimestamp();
+      Await.until(Duration.ofSeconds(20), "the primary's server gets the abort",
+          () -> primary.decides().contains(abort));
+      Await.until(Duration.ofSeconds(20), "the paused server gets the abort too",
+          () -> paused.decides().contains(abort));
+    } finally {
+      paused.holdPrepares(false);
+    }
+  }
+}
