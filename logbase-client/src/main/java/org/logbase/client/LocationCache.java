@@ -41,6 +41,11 @@ final class LocationCache {
     tables.remove(table);
   }
 
+  /** Drops the cached tables with a tablet at {@code address} (a server not reached: dead, cut off, too slow). */
+  void forgetServer(String address) {
+    tables.values().removeIf(l -> l.tablets().stream().anyMatch(t -> address.equals(t.address())));
+  }
+
   /** Drops every cached table (a request met a tablet that moved, table unknown). */
   void forgetAll() {
     tables.clear();

@@ -141,9 +141,12 @@ final class TabletRpc {
     connections.reconnectSoon(tablet.address());
   }
 
-  /** After a server was not reached: every table is looked up again, and its channel reconnects without delay. */
+  /**
+   * After a server was not reached: the tables with a tablet there are looked up again (the others
+   * keep their locations), and its channel reconnects without delay.
+   */
   void forgetServer(String address) {
-    locations.forgetAll();
+    locations.forgetServer(address);
     connections.reconnectSoon(address);
   }
 

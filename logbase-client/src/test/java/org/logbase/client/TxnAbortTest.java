@@ -1,5 +1,6 @@
 package org.logbase.client;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -27,6 +28,7 @@ class TxnAbortTest {
     cluster = FakeCluster.start(1, 2);
     try (LogBaseClient admin = LogBaseClient.connect(cluster.clientConfig())) {
       admin.admin().createTable(TableDefinition.builder("t").columnGroup("g", "v").build(), Bytes.utf8("m"));
+      admin.admin().createTable(TableDefinition.builder("other").columnGroup("g", "v").build());
     }
     // A short commit deadline: the prepare held below takes all of it.
     client = LogBaseClient.connect(cluster.clientConfig().with(ClusterConfig.RPC_DEADLINE_MS, 1500));
@@ -56,6 +58,10 @@ class TxnAbortTest {
     FakeTabletServer primary = serverOf("a");
     FakeTabletServer paused = serverOf("z");
     assertNotEquals(primary.id(), paused.id(), "the two rows are on two servers");
+    // A table whose one tablet is on the server that answers: its locations outlive the failure.
+    cluster.moveTablet("other", 0, primary == cluster.server(0) ? 0 : 1);
+    Table other = client.table("other");
+    other.get(Bytes.utf8("k"));
     paused.holdPrepares(true);
     try {
       Transaction txn = client.begin();
@@ -67,6 +73,10 @@ class TxnAbortTest {
           () -> primary.decides().contains(abort));
       Await.until(Duration.ofSeconds(20), "the paused server gets the abort too",
           () -> paused.decides().contains(abort));
+      int lookups = cluster.master(0).locationLookups();
+      other.get(Bytes.utf8("k"));
+      assertEquals(lookups, cluster.master(0).locationLookups(),
+          "a table with no tablet on the server not reached is not looked up again");
     } finally {
       paused.holdPrepares(false);
     }
