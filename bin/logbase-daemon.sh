@@ -11,7 +11,8 @@
 #
 # With LOGBASE_SUPERVISE=true (bin/start-cluster.sh --supervise) a daemon that exits with a non-zero
 # status (a tablet server or master whose ZooKeeper session expired, or a kill -9) is started again
-# after 5 s; stop stops it for good, kill leaves the restart to the supervisor.
+# after 5 s, and after 10, 20, ... up to 300 s while its runs keep ending within a minute; stop
+# stops it for good, kill leaves the restart to the supervisor.
 #
 # bin/start-cluster.sh writes the configuration these daemons read ($RUN/conf).
 set -euo pipefail
@@ -25,7 +26,8 @@ usage() { lb_usage "${BASH_SOURCE[0]}"; }
 pidfile() { echo "$RUN/pids/$1.pid"; }
 
 # Under LOGBASE_SUPERVISE=true a supervisor loop starts the daemon again when it exits with a
-# non-zero status (a tablet server or master whose ZooKeeper session expired, a kill -9), after 5 s.
+# non-zero status (a tablet server or master whose ZooKeeper session expired, a kill -9): after 5 s,
+# and ever later (up to 300 s) while its runs end within a minute.
 supervisorfile() { echo "$RUN/pids/$1.supervisor"; }
 
 alive() { # PIDFILE
@@ -61,7 +63,9 @@ launch() { # NAME MAIN ARGS...
   rm -f "$sup.stop"
   (
     trap '' HUP
+    delay=5
     while true; do
+      started=$SECONDS
       "${java[@]}" >> "$log" 2>&1 < /dev/null &
       echo $! > "$(pidfile "$name")"
       status=0
@@ -69,12 +73,18 @@ launch() { # NAME MAIN ARGS...
       if [[ -e "$sup.stop" ]] || ((status == 0)); then
         break
       fi
-      printf '\n==== %s: %s exited with status %s: starting it again in 5 s (supervised)\n' \
-        "$(date '+%Y-%m-%d %H:%M:%S')" "$name" "$status" >> "$log"
-      sleep 5
+      # A run of a minute or more was a real run: the next restart comes soon again. Runs that end
+      # sooner (a bad setting, ZooKeeper away) are restarted ever later, up to every 5 minutes.
+      if ((SECONDS - started >= 60)); then
+        delay=5
+      fi
+      printf '\n==== %s: %s exited with status %s: starting it again in %s s (supervised)\n' \
+        "$(date '+%Y-%m-%d %H:%M:%S')" "$name" "$status" "$delay" >> "$log"
+      sleep "$delay"
       if [[ -e "$sup.stop" ]]; then
         break
       fi
+      delay=$((delay * 2 > 300 ? 300 : delay * 2))
     done
     rm -f "$sup" "$sup.stop"
   ) > /dev/null 2>&1 < /dev/null &

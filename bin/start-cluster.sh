@@ -7,7 +7,8 @@
 #
 # --supervise starts every daemon under a supervisor that starts it again, 5 s after it exits with a
 # non-zero status: a tablet server or master whose ZooKeeper session expired (a long pause) exits
-# so, and comes back empty or as a standby.
+# so, and comes back empty or as a standby. While its runs end within a minute the wait doubles,
+# up to 300 s.
 # Without --hdfs, logs live on the local file system. To use an existing ZooKeeper or HDFS instead
 # of starting them, set zookeeper.connect and/or logbase.fs.root in conf/cluster.properties.
 # Run again on the same run directory, it starts only the daemons that are not running there.

@@ -1,8 +1,8 @@
 package org.logbase.tabletserver.server;
 
 import java.io.Closeable;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -30,7 +30,11 @@ final class DroppedTableCloser implements Closeable {
 
   private final TabletCloser tablets;
   private final CuratorCache dropped;
-  private final ExecutorService closer = Executors.newSingleThreadExecutor(Threads.daemon("dropped-table-closer"));
+  /** How soon a close that found opens of the table's tablets still under way is tried again. */
+  private static final long RETRY_MS = 1000;
+
+  private final ScheduledExecutorService closer =
+      Executors.newSingleThreadScheduledExecutor(Threads.daemon("dropped-table-closer"));
 
   DroppedTableCloser(CuratorFramework zk, ZkPaths paths, TabletCloser tablets) {
     this.tablets = tablets;
@@ -56,7 +60,10 @@ final class DroppedTableCloser implements Closeable {
 
   private void closeAll(int tableId) {
     try {
-      tablets.closeDropped(tableId);
+      if (!tablets.closeDropped(tableId) && !closer.isShutdown()) {
+        LOG.info("opens of tablets of dropped table {} are still under way: closing what they open later", tableId);
+        closer.schedule(() -> closeAll(tableId), RETRY_MS, TimeUnit.MILLISECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {

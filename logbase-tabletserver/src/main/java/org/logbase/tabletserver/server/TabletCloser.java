@@ -54,20 +54,19 @@ final class TabletCloser {
 
   /**
    * Closes every tablet of a dropped table this server serves, without checkpoints: from now on no
-   * open of any of its tablets is admitted, and those admitted before are waited for first, so a
-   * tablet that an open under way serves a moment later is closed too.
+   * open of any of its tablets is admitted, and those admitted before are waited for first (at most
+   * the drain time), so a tablet that an open under way serves a moment later is closed too.
    *
-   * @return the tablets closed
+   * @return false if opens of its tablets were still under way after the wait: what they open is
+   *     not closed yet, so call this again later
    */
-  int closeDropped(int tableId) throws InterruptedException {
-    tablets.beginDrop(tableId, drainMs);
-    int closed = 0;
+  boolean closeDropped(int tableId) throws InterruptedException {
+    boolean opensDone = tablets.beginDrop(tableId, drainMs);
     for (Tablet t : tablets.servedOf(tableId)) {
       String table = t.descriptor().schema().name();
       int tabletId = t.descriptor().tabletId();
       try {
         closeServed(t, "its table was dropped");
-        closed++;
         LOG.info("closed tablet {} of dropped table '{}' (id {}): ZooKeeper records its drop", tabletId, table,
             tableId);
       } catch (IOException | RuntimeException e) {
@@ -75,7 +74,7 @@ final class TabletCloser {
             + " {}", tabletId, table, tableId, e.toString());
       }
     }
-    return closed;
+    return opensDone;
   }
 
   private void closeServed(Tablet t, String why) throws IOException {
