@@ -24,6 +24,7 @@ public enum ErrorCode {
   TXN_ABORTED("ABORTED", TransactionAbortedException::new),
   ROW_LOCKED("ABORTED", RowLockedException::new),
   SNAPSHOT_TOO_OLD("OUT_OF_RANGE", SnapshotTooOldException::new),
+  OPERATION_FAILED("FAILED_PRECONDITION", OperationFailedException::new),
   INTERNAL("INTERNAL", LogBaseException::new);
 
   private final String grpcCode;
@@ -78,6 +79,8 @@ public enum ErrorCode {
       return TXN_ABORTED;
     } else if (t instanceof RowLockedException) {
       return ROW_LOCKED;
+    } else if (t instanceof OperationFailedException) {
+      return OPERATION_FAILED;
     } else if (t instanceof SnapshotTooOldException) {
       return SNAPSHOT_TOO_OLD;
     }

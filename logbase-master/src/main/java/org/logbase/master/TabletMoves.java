@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.OperationFailedException;
 import org.logbase.rpc.DoneRequest;
 import org.logbase.rpc.MoveIntent;
 import org.logbase.rpc.TableMeta;
@@ -196,7 +197,7 @@ final class TabletMoves {
       recorded = TableMetas.tablet(updated, tabletId);
     }
     if (!intent.equals(recorded.getMove())) {
-      throw new LogBaseException("tablet " + name + " changed while its move was being recorded (now on "
+      throw new OperationFailedException("tablet " + name + " changed while its move was being recorded (now on "
           + recorded.getServerId() + "); ask again");
     }
     return finish(table, recorded);
@@ -212,12 +213,12 @@ final class TabletMoves {
     Map<String, String> live = liveServers.read();
     String fromAddress = live.get(from);
     if (fromAddress == null) {
-      throw new LogBaseException("tablet " + name + " is on server " + from + ", which is not live: failover gives"
+      throw new OperationFailedException("tablet " + name + " is on server " + from + ", which is not live: failover gives"
           + " it to a live server (its move to " + to + " ends there)");
     }
     if (!live.containsKey(to) || draining.read().contains(to)) {
       rollBack(table, tablet);
-      throw new LogBaseException("the move of tablet " + name + " to " + to + " was rolled back: " + to
+      throw new OperationFailedException("the move of tablet " + name + " to " + to + " was rolled back: " + to
           + (live.containsKey(to) ? " is being decommissioned" : " is not live any more"));
     }
     int tableId = tables.get(table).meta().getSpec().getId();
@@ -230,7 +231,7 @@ final class TabletMoves {
           tablet.getAssignment()), commandDeadline, "close tablet " + name + " on " + from).getServedMs();
     } catch (LogBaseException e) {
       rollBack(table, tablet);
-      throw new LogBaseException(e.getMessage() + "; the move was rolled back", e);
+      throw new OperationFailedException(e.getMessage() + "; the move was rolled back", e);
     }
     closedAt = System.nanoTime();
     DoneRequest done = DoneRequest.newBuilder().setRequestId(intent.getRequestId()).setFromServer(from).build();
@@ -240,7 +241,7 @@ final class TabletMoves {
     }
     TabletLocation moved = TableMetas.tablet(now, tabletId);
     if (!moved.getServerId().equals(to) || moved.hasMove()) {
-      throw new LogBaseException("tablet " + name + " was moved off " + from + " by a failover while this move ran");
+      throw new OperationFailedException("tablet " + name + " was moved off " + from + " by a failover while this move ran");
     }
     try {
       TabletCommands.await(commands.openMoved(live.get(to), TabletCommands.Assignment.of(now.getSpec(), moved)),
@@ -248,7 +249,9 @@ final class TabletMoves {
     } catch (LogBaseException e) {
       LOG.warn("tablet {} is assigned to {} but its open failed ({}); it is opened again after {}'s next heartbeat",
           name, to, e.getMessage(), to);
-      throw e;
+      throw new OperationFailedException("tablet " + name + " is moved to " + to + " but its open there failed ("
+          + e.getMessage() + "); " + to + " opens it after its next heartbeat, or failover gives it to a live server",
+          e);
     }
     // From the source's refusing writes (after its checkpoint, taken while it still served) to now.
     long ms = (System.nanoTime() - t0) / 1_000_000 - servedMs;

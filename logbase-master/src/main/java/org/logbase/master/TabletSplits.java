@@ -8,6 +8,7 @@ import java.util.Map;
 import org.logbase.common.Bytes;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.OperationFailedException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.DoneRequest;
 import org.logbase.rpc.SplitIntent;
@@ -77,7 +78,7 @@ final class TabletSplits {
       }
       TabletLocation t = TableMetas.tablet(meta, tabletId);
       if (t.hasMove()) {
-        throw new LogBaseException("tablet " + TableMetas.tabletName(table, tabletId) + " is being moved to "
+        throw new OperationFailedException("tablet " + TableMetas.tabletName(table, tabletId) + " is being moved to "
             + t.getMove().getToServer() + "; it can be split once it is there");
       }
       if (key != null && key.length > limits.maxKeyBytes()) {
@@ -156,7 +157,7 @@ final class TabletSplits {
     Map<String, String> live = liveServers.read();
     String address = live.get(server);
     if (address == null) {
-      throw new LogBaseException("tablet " + name + " is on server " + server + ", which is not live: its split"
+      throw new OperationFailedException("tablet " + name + " is on server " + server + ", which is not live: its split"
           + " is finished once failover has given it to another server");
     }
     SplitIntent intent = t.getSplit();
@@ -181,7 +182,8 @@ final class TabletSplits {
         LOG.info("split of tablet {} refused by {}: {}; not split", name, server, why);
         throw new InvalidRequestException("tablet " + name + " was not split: " + why);
       }
-      throw e;
+      throw new OperationFailedException("the split of tablet " + name + " did not finish (" + e.getMessage()
+          + "); it stays recorded and the master finishes it (describe the table to see)", e);
     }
     List<TabletCommands.Assignment> open = split.getTabletsList().stream()
         .filter(x -> x.getTablet().getTabletId() == intent.getLeftId() || x.getTablet().getTabletId() == intent.getRightId())

@@ -1,6 +1,7 @@
 package org.logbase.master;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.OperationFailedException;
 import org.logbase.rpc.CloseTabletRequest;
 import org.logbase.rpc.ClusterStatusRequest;
 import org.logbase.rpc.HeartbeatRequest;
@@ -111,6 +113,10 @@ class PendingMovesTest {
     LogBaseException failed = assertThrows(LogBaseException.class,
         () -> admin.call(s -> s.moveTablet(move(UUID.randomUUID().toString(), target.id()))));
     assertTrue(failed.getMessage().contains("left the open out"), failed.getMessage());
+    // Not "internal error": the move happened, the open failed, and the message says what comes next.
+    assertInstanceOf(OperationFailedException.class, failed, failed.toString());
+    assertTrue(failed.getMessage().startsWith("tablet t/0 is moved to " + target.id() + " but its open there failed"),
+        failed.getMessage());
     assertEquals(target.id(), tablet(admin).getServerId(), "assigned to the target");
 
     target.leaveOutOpens(false);
@@ -130,6 +136,7 @@ class PendingMovesTest {
     LogBaseException failed = assertThrows(LogBaseException.class,
         () -> admin.call(s -> s.moveTablet(move(UUID.randomUUID().toString(), target.id()))));
     assertTrue(failed.getMessage().contains("rolled back"), failed.getMessage());
+    assertInstanceOf(OperationFailedException.class, failed, failed.toString());
     TabletLocation after = tablet(admin);
     assertEquals(source.id(), after.getServerId());
     assertFalse(after.hasMove());
