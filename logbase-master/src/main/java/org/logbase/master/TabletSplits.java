@@ -8,6 +8,7 @@ import java.util.Map;
 import org.logbase.common.Bytes;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.NotActiveMasterException;
 import org.logbase.common.OperationFailedException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.rpc.DoneRequest;
@@ -181,6 +182,9 @@ final class TabletSplits {
         String why = ((StatusRuntimeException) e.getCause()).getStatus().getDescription();
         LOG.info("split of tablet {} refused by {}: {}; not split", name, server, why);
         throw new InvalidRequestException("tablet " + name + " was not split: " + why);
+      }
+      if (e instanceof NotActiveMasterException) {
+        throw e; // deposed meanwhile: the client asks the new master
       }
       throw new OperationFailedException("the split of tablet " + name + " did not finish (" + e.getMessage()
           + "); it stays recorded and the master finishes it (describe the table to see)", e);

@@ -473,15 +473,20 @@ public final class TxnManager implements AutoCloseable {
     TabletDescriptor d = t.descriptor();
     t.gate().close(why);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMs);
+    boolean drained = false;
     try {
       List<TxnLock> held;
       while (!(held = locks.heldIn(d.schema().id(), d.startKey(), d.endKey())).isEmpty()) {
         waitFor(held.get(0), deadline);
       }
+      drained = true;
     } catch (LogBaseException e) {
-      t.gate().reopen();
       throw new RowLockedException("tablet " + d + " cannot be closed now: rows of it are held by writes or"
           + " transactions in progress (" + e.getMessage() + ")");
+    } finally {
+      if (!drained) {
+        t.gate().reopen(); // only this close's: another closer's stays (WriteGate counts them)
+      }
     }
   }
 

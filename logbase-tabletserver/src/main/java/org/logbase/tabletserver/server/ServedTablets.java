@@ -145,6 +145,11 @@ final class ServedTablets implements AutoCloseable {
     }
   }
 
+  /** Records that table {@code tableId} was dropped: every open of its tablets is refused from now on. */
+  void fenceDropped(int tableId) {
+    opener.fenceDropped(tableId);
+  }
+
   /**
    * Records that table {@code tableId} was dropped: every open of its tablets is refused from now on,
    * and this waits (at most {@code maxMs}) until the opens of its tablets admitted before are done,

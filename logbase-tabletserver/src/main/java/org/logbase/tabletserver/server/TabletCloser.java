@@ -54,14 +54,22 @@ final class TabletCloser {
 
   /**
    * Closes every tablet of a dropped table this server serves, without checkpoints: from now on no
-   * open of any of its tablets is admitted, and those admitted before are waited for first (at most
-   * the drain time), so a tablet that an open under way serves a moment later is closed too.
+   * open of any of its tablets is admitted; the tablets served now are closed at once, then the
+   * opens admitted before are waited for (at most the drain time) and what they served is closed too.
    *
-   * @return false if opens of its tablets were still under way after the wait: what they open is
-   *     not closed yet, so call this again later
+   * @return false if a close failed, or opens of its tablets were still under way after the wait:
+   *     call this again later
    */
   boolean closeDropped(int tableId) throws InterruptedException {
+    boolean closedAll = closeServedOf(tableId);
     boolean opensDone = tablets.beginDrop(tableId, drainMs);
+    return closeServedOf(tableId) && closedAll && opensDone;
+  }
+
+  /** Closes the served tablets of a dropped table; false if one failed to close. */
+  private boolean closeServedOf(int tableId) {
+    tablets.fenceDropped(tableId);
+    boolean all = true;
     for (Tablet t : tablets.servedOf(tableId)) {
       String table = t.descriptor().schema().name();
       int tabletId = t.descriptor().tabletId();
@@ -70,15 +78,25 @@ final class TabletCloser {
         LOG.info("closed tablet {} of dropped table '{}' (id {}): ZooKeeper records its drop", tabletId, table,
             tableId);
       } catch (IOException | RuntimeException e) {
-        LOG.warn("closing tablet {} of dropped table '{}' (id {}) failed; the master's next reconciliation closes it:"
-            + " {}", tabletId, table, tableId, e.toString());
+        all = false;
+        LOG.warn("closing tablet {} of dropped table '{}' (id {}) failed; tried again: {}", tabletId, table, tableId,
+            e.toString());
       }
     }
-    return opensDone;
+    return all;
   }
 
+  /** Stops the tablet's writes, waits for those under way, and stops serving it; its gate reopens if that fails. */
   private void closeServed(Tablet t, String why) throws IOException {
     txns.closeForWrites(t, why, drainMs);
-    tablets.closeDrained(t);
+    boolean closed = false;
+    try {
+      tablets.closeDrained(t);
+      closed = true;
+    } finally {
+      if (!closed) {
+        t.gate().reopen(); // it goes on serving: the master rolls a move back, a drop's close is tried again
+      }
+    }
   }
 }

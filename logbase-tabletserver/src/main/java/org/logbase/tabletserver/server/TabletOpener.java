@@ -133,6 +133,13 @@ final class TabletOpener implements AutoCloseable {
     }
   }
 
+  /** Records that table {@code tableId} was dropped: every open of its tablets is refused from now on. */
+  void fenceDropped(int tableId) {
+    synchronized (fence) {
+      fence.dropped(tableId);
+    }
+  }
+
   /**
    * Records that table {@code tableId} was dropped (every open of its tablets is refused from now on,
    * whatever its assignment) and completes once every open of its tablets admitted before has

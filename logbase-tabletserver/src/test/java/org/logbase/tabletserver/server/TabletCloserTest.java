@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.logbase.common.Bytes.utf8;
 
+import com.google.protobuf.ByteString;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -73,8 +75,15 @@ class TabletCloserTest {
   }
 
   static OpenTabletRequest openOf(TabletDescriptor d, long assignment) {
-    return OpenTabletRequest.newBuilder().setTable(SchemaProtos.toProto(d.schema()))
-        .setTablet(TabletSpec.newBuilder().setTabletId(d.tabletId())).setAssignment(assignment).build();
+    TabletSpec.Builder tablet = TabletSpec.newBuilder().setTabletId(d.tabletId());
+    if (d.startKey() != null) {
+      tablet.setStartKey(ByteString.copyFrom(d.startKey()));
+    }
+    if (d.endKey() != null) {
+      tablet.setEndKey(ByteString.copyFrom(d.endKey()));
+    }
+    return OpenTabletRequest.newBuilder().setTable(SchemaProtos.toProto(d.schema())).setTablet(tablet)
+        .setAssignment(assignment).build();
   }
 
   /**
@@ -121,6 +130,52 @@ class TabletCloserTest {
     assertTrue(tablets.serves(USERS.id()), "the open admitted before the drop served the tablet");
     assertTrue(closer.closeDropped(USERS.schema().id()));
     assertFalse(tablets.serves(USERS.id()), "the next close closed it");
+  }
+
+  /**
+   * A tablet served when the drop is heard of is closed at once, not after the wait for an open of
+   * another of the table's tablets: until then it took writes that were lost with the table.
+   */
+  @Test
+  void aServedTabletIsClosedAtOnceWhileAnOpenOfAnotherIsUnderWay() throws Exception {
+    TabletDescriptor left = new TabletDescriptor(USERS.schema(), 1, null, utf8("m"));
+    TabletDescriptor right = new TabletDescriptor(USERS.schema(), 2, utf8("m"), null);
+    CountDownLatch rightChecking = new CountDownLatch(1);
+    CountDownLatch rightProceed = new CountDownLatch(1);
+    try (ServedTablets served = new ServedTablets(engine, asked -> {
+      if (asked.stream().anyMatch(a -> a.tablet().tabletId() == right.tabletId())) {
+        rightChecking.countDown();
+        try {
+          if (!rightProceed.await(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("the test never let the open proceed");
+          }
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+      }
+      return asked;
+    })) {
+      TabletCloser closer = new TabletCloser(served, txns, 30_000);
+      assertEquals(List.of(), served.open(List.of(openOf(left, 1))).get(30, TimeUnit.SECONDS));
+      CompletableFuture<List<TabletDescriptor>> opening = served.open(List.of(openOf(right, 1)));
+      assertTrue(rightChecking.await(30, TimeUnit.SECONDS), "the open of the other tablet reached its check");
+      CompletableFuture<Boolean> dropping = CompletableFuture.supplyAsync(() -> {
+        try {
+          return closer.closeDropped(USERS.schema().id());
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+      });
+      Await.until(Duration.ofSeconds(30), "the served tablet is closed while the other's open waits",
+          () -> !served.serves(left.id()));
+      assertFalse(dropping.isDone(), "the close still waits for the open under way");
+      rightProceed.countDown();
+      opening.get(30, TimeUnit.SECONDS);
+      assertTrue(dropping.get(30, TimeUnit.SECONDS));
+      assertEquals(0, served.count(), "what the open served is closed too");
+    } finally {
+      rightProceed.countDown();
+    }
   }
 
   /** After the drop, no open of the table's tablets serves: of any assignment, 0 included, of any tablet. */
