@@ -41,6 +41,14 @@ running() { # the daemon, or its supervisor between two runs of it
 launch() { # NAME MAIN ARGS...
   local name="$1"; shift
   mkdir -p "$RUN/logs" "$RUN/pids"
+  # Two starts of one daemon at once (two scripts, an impatient operator) would both find it not
+  # running and both launch it, the pid file naming only one: the other runs on untracked.
+  local lock
+  exec {lock}> "$RUN/pids/$name.lock"
+  if command -v flock > /dev/null && ! flock -n "$lock"; then
+    echo "$name is being started by another command right now" >&2
+    return 1
+  fi
   if running "$name"; then
     echo "$name is already running (pid $(cat "$(pidfile "$name")"))" >&2
     return 0
@@ -54,7 +62,7 @@ launch() { # NAME MAIN ARGS...
     -Dhadoop.log.dir="$RUN/logs"
     -cp "$RUN/hadoop-conf:$cp" "$@")
   if [[ "${LOGBASE_SUPERVISE:-false}" != true ]]; then
-    nohup "${java[@]}" >> "$log" 2>&1 < /dev/null &
+    nohup "${java[@]}" >> "$log" 2>&1 < /dev/null {lock}>&- &
     echo $! > "$(pidfile "$name")"
     echo "started $name (pid $!), log $log"
     return 0
@@ -66,7 +74,7 @@ launch() { # NAME MAIN ARGS...
     delay=5
     while true; do
       started=$SECONDS
-      "${java[@]}" >> "$log" 2>&1 < /dev/null &
+      "${java[@]}" >> "$log" 2>&1 < /dev/null {lock}>&- &
       echo $! > "$(pidfile "$name")"
       status=0
       wait $! || status=$?
@@ -87,7 +95,7 @@ launch() { # NAME MAIN ARGS...
       delay=$((delay * 2 > 300 ? 300 : delay * 2))
     done
     rm -f "$sup" "$sup.stop"
-  ) > /dev/null 2>&1 < /dev/null &
+  ) > /dev/null 2>&1 < /dev/null {lock}>&- &
   echo $! > "$sup"
   echo "started $name under a supervisor (pid $!), log $log"
 }

@@ -49,6 +49,14 @@ public final class ZkPaths {
     return servers() + "/" + id;
   }
 
+  /**
+   * The ephemeral znode of the one process acting as tablet server {@code id}, taken before it
+   * touches its log (its registration under {@link #servers()} comes once it serves).
+   */
+  public String serverClaim(String id) {
+    return root + "/server-claims/" + id;
+  }
+
   public String tables() {
     return root + "/tables";
   }

@@ -1,12 +1,8 @@
 package org.logbase.tabletserver.server;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.logbase.common.ZkPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,21 +36,7 @@ final class ServerRegistration {
         onSessionLost.run();
       }
     });
-    Instant deadline = Instant.now().plus(wait);
-    while (true) {
-      try {
-        zk.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
-            .forPath(paths.server(id), address.getBytes(StandardCharsets.UTF_8));
-        LOG.info("registered tablet server {} at {}", id, address);
-        return;
-      } catch (KeeperException.NodeExistsException e) {
-        if (Instant.now().isAfter(deadline)) {
-          throw new IllegalStateException("tablet server id '" + id + "' is registered by another live process ("
-              + new String(zk.getData().forPath(paths.server(id)), StandardCharsets.UTF_8) + ")", e);
-        }
-        LOG.info("znode of an earlier incarnation of {} still exists; waiting for its session to expire", id);
-        Thread.sleep(500); // polling ZooKeeper until the old session expires; nothing to await
-      }
-    }
+    EphemeralClaim.take(zk, paths.server(id), address, wait, "tablet server id '" + id + "'");
+    LOG.info("registered tablet server {} at {}", id, address);
   }
 }

@@ -185,6 +185,12 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     ZkPaths paths = ZkPaths.from(config);
     // Tablet manifests and checkpoints go to <fs root>/tablets, where whichever server opens a tablet next finds them.
     lease = new ServingLease(zk, paths.server(id), this::sessionLost);
+    // Before the log is touched: recovery seals its segments, and a second process of this id (a
+    // double start, a stale pid file) that sealed a live server's log would lose every write the
+    // live one acknowledged after the seal.
+    String claim = paths.serverClaim(id);
+    EphemeralClaim.take(zk, claim, "pid " + ProcessHandle.current().pid() + " on " + host, Duration.ofMillis(3L * sessionMs),
+        "tablet server id '" + id + "'");
     engine = StorageEngine.open(EngineOptions.of(serverRoot, config, List.of())
         .withShared(URI.create(root.replaceAll("/+$", ""))).withClock(oracle)
         .withFileIds(lease.guard(new ZooKeeperFileIds(zk, paths.fileIds())))
@@ -221,6 +227,10 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     rpc.start(); // assigned first, so that close() shuts it down if binding fails
     String address = advertise != null ? advertise : host + ":" + rpc.getPort();
 
+    if (!EphemeralClaim.held(zk, claim)) {
+      throw new IllegalStateException("tablet server " + id + " lost its ZooKeeper session while it recovered its log;"
+          + " start it again");
+    }
     new ServerRegistration(zk, paths, id).register(address, Duration.ofMillis(3L * sessionMs), this::sessionLost);
     lease.arm();
 
