@@ -93,7 +93,7 @@ final class TableCatalog {
       return madeByThisRequest(name, request);
     }
     LOG.info("created table '{}' (id {}) with {} tablets on {} servers", name, created.getSpec().getId(),
-        tablets.size(), Math.min(tablets.size(), live.size()));
+        tablets.size(), created.getTabletsList().stream().map(TabletLocation::getServerId).distinct().count());
     TabletCommands.awaitQuietly(commands.openAll(created, live), waitForServers);
     return TableMetas.withAddresses(created, live);
   }
