@@ -36,8 +36,9 @@ final class ClusterStatusReport {
   }
 
   /**
-   * The status: every live server, plus every server that has tablets assigned but is not live
-   * (reported with live=false, so an operator sees tablets nobody serves).
+   * The status: every live server, plus every server that has tablets assigned or heartbeat to this
+   * master but is not live (reported with live=false, so an operator sees tablets nobody serves and
+   * servers that died).
    */
   ClusterStatusResponse build() throws Exception {
     Map<String, String> live = liveServers.read();
@@ -51,6 +52,7 @@ final class ClusterStatusReport {
     }
     SortedSet<String> serverIds = new TreeSet<>(live.keySet());
     serverIds.addAll(assigned.keySet());
+    serverIds.addAll(loads.reporting()); // gone since, with no tablet left: listed as not live all the same
 
     ClusterStatusResponse.Builder status = ClusterStatusResponse.newBuilder()
         .setActiveMaster(election.activeMaster().orElse(""))

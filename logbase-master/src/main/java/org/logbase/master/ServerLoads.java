@@ -3,6 +3,7 @@ package org.logbase.master;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.logbase.rpc.HeartbeatRequest;
@@ -61,6 +62,11 @@ final class ServerLoads {
       }
       return new Report(beat.getAddress(), beat.getLoad(), Map.copyOf(tablets), now);
     });
+  }
+
+  /** The servers that heartbeat to this master since it started, live or not. */
+  Set<String> reporting() {
+    return Set.copyOf(latest.keySet());
   }
 
   Optional<Report> latest(String serverId) {

@@ -371,6 +371,22 @@ class TableMetadataTest {
         .anyMatch(c -> c.getTable().equals("gone") && c.getTabletId() == 4));
   }
 
+  /**
+   * A server that heartbeat here and is gone, with no tablet left (failover moved them), is still
+   * listed, as not live: status used to drop it, and an operator saw one server fewer and no DEAD line.
+   */
+  @Test
+  void clusterStatusListsAServerThatHeartbeatAndDiedWithNoTablets() throws Exception {
+    FakeTabletServer ts2 = master.servers().get("ts-2");
+    master.admin().call(s -> s.heartbeat(heartbeat(ts2, ServerLoad.newBuilder().setTablets(0).build())));
+    ts2.unregister();
+    ClusterStatusResponse status = master.admin().call(s -> s.clusterStatus(ClusterStatusRequest.getDefaultInstance()));
+    ServerStatus gone = status.getServersList().stream().filter(x -> x.getServerId().equals("ts-2")).findFirst()
+        .orElseThrow(() -> new AssertionError("ts-2 is not listed: " + status.getServersList()));
+    assertFalse(gone.getLive());
+    assertEquals(List.of(), gone.getTabletsList());
+  }
+
   @Test
   void clusterStatusReportsLoadsAssignmentsAndServersThatAreNotLive() throws Exception {
     TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "k", "s")));
