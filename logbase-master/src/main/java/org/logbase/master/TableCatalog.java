@@ -139,7 +139,9 @@ final class TableCatalog {
     TableMeta dropped = tables.delete(name, requestId);
     LOG.info("dropped table '{}' (id {})", name, dropped.getSpec().getId());
     drops.prune();
-    TabletCommands.awaitQuietly(commands.closeAll(dropped, liveServers.read()), waitForServers);
+    // Not for a server whose session expired meanwhile (paused, cut off): it serves nothing now.
+    TabletCommands.awaitWhileLive(commands.closeAllByServer(dropped, liveServers.read()), waitForServers,
+        () -> liveServers.read().keySet());
   }
 
   /** The table with the current address of each tablet's server. */

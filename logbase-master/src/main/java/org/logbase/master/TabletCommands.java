@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -126,18 +127,20 @@ final class TabletCommands {
     return openAll(List.of(meta), liveServers);
   }
 
-  /** Closes every tablet of {@code meta} on its server, where that server is live. */
-  CompletableFuture<Void> closeAll(TableMeta meta, Map<String, String> liveServers) {
-    List<CompletableFuture<Void>> closes = new ArrayList<>();
+  /** Closes every tablet of {@code meta} on its server, where that server is live: each server's closes as one future. */
+  Map<String, CompletableFuture<Void>> closeAllByServer(TableMeta meta, Map<String, String> liveServers) {
+    Map<String, List<CompletableFuture<Void>>> closes = new LinkedHashMap<>();
     String table = meta.getSpec().getName();
     for (TabletLocation t : meta.getTabletsList()) {
       String address = liveServers.get(t.getServerId());
       if (address != null) {
-        closes.add(close(t.getServerId(), address, table, meta.getSpec().getId(), t.getTablet().getTabletId(),
-            t.getAssignment()));
+        closes.computeIfAbsent(t.getServerId(), s -> new ArrayList<>()).add(close(t.getServerId(), address, table,
+            meta.getSpec().getId(), t.getTablet().getTabletId(), t.getAssignment()));
       }
     }
-    return CompletableFuture.allOf(closes.toArray(CompletableFuture[]::new));
+    Map<String, CompletableFuture<Void>> out = new LinkedHashMap<>();
+    closes.forEach((server, fs) -> out.put(server, CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new))));
+    return out;
   }
 
   /**
@@ -206,6 +209,45 @@ final class TabletCommands {
    * Waits up to {@code max} for commands to finish, so that a caller's next request finds its
    * tablets open; past that the commands go on in the background.
    */
+  /**
+   * Waits at most {@code max} for each server's commands, but not for a server no longer live (its
+   * session expired: paused, cut off or dead, it serves nothing now), checked every quarter second.
+   */
+  static void awaitWhileLive(Map<String, CompletableFuture<Void>> byServer, Duration max, LiveCheck live)
+      throws Exception {
+    long deadline = System.nanoTime() + max.toNanos();
+    Map<String, CompletableFuture<Void>> waiting = new LinkedHashMap<>(byServer);
+    while (true) {
+      waiting.values().removeIf(CompletableFuture::isDone);
+      if (waiting.isEmpty()) {
+        return;
+      }
+      Set<String> liveNow = live.ids();
+      waiting.keySet().removeIf(server -> !liveNow.contains(server));
+      long left = deadline - System.nanoTime();
+      if (waiting.isEmpty() || left <= 0) {
+        if (!waiting.isEmpty()) {
+          LOG.info("tablet servers {} have not answered within {} ms; the commands go on in the background",
+              waiting.keySet(), max.toMillis());
+        }
+        return;
+      }
+      try {
+        CompletableFuture.allOf(waiting.values().toArray(CompletableFuture[]::new))
+            .get(Math.min(left, TimeUnit.MILLISECONDS.toNanos(250)), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        // look at who is still live, and wait on
+      } catch (ExecutionException e) {
+        throw new AssertionError("tablet commands never fail", e);
+      }
+    }
+  }
+
+  /** The ids of the live servers now. */
+  interface LiveCheck {
+    Set<String> ids() throws Exception;
+  }
+
   static void awaitQuietly(CompletableFuture<Void> commands, Duration max) throws InterruptedException {
     try {
       commands.get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);

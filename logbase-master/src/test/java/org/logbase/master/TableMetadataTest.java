@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import java.util.UUID;
 import java.util.Map;
 import java.util.function.Function;
@@ -194,6 +196,26 @@ class TableMetadataTest {
     assertThrows(InvalidRequestException.class,
         () -> master.admin().call(s -> s.addColumnGroup(addGroup("t", MasterAdmin.group("extra", "w")))));
     assertEquals(twice, master.admin().call(s -> s.describeTable(MasterAdmin.table("t"))), "refused changes left no trace");
+  }
+
+  /**
+   * A drop does not wait for a server whose session expired while its close was under way (paused,
+   * cut off): it serves nothing now. It waited out the whole command deadline (29 s in an outside
+   * tester's run), and a client with a shorter deadline got "outcome unknown".
+   */
+  @Test
+  void aDropDoesNotWaitForAServerThatIsNoLongerLive() throws Exception {
+    TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t")));
+    FakeTabletServer held = master.servers().get(meta.getTablets(0).getServerId());
+    held.holdCloses();
+    try {
+      CompletableFuture<Void> drop = CompletableFuture.runAsync(() -> master.admin().call(s -> s.dropTable(MasterAdmin.drop("t"))));
+      Await.until("the close reaches the server", () -> held.closes().stream().anyMatch(c -> c.getTable().equals("t")));
+      held.unregister(); // its session expired
+      drop.get(20, TimeUnit.SECONDS); // the close is held 30 s, and the command deadline is about as long
+    } finally {
+      held.letClosesGo();
+    }
   }
 
   @Test
