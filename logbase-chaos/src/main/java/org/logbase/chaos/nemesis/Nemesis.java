@@ -279,11 +279,10 @@ public final class Nemesis {
     String what = "an alter";
     try {
       Admin a = admin.get().admin();
-      List<String> tables = a.listTables();
-      if (tables.isEmpty()) {
+      String table = randomTable(a, r);
+      if (table == null) {
         return;
       }
-      String table = tables.get(r.nextInt(tables.size()));
       List<ColumnGroup> groups = a.describeTable(table).schema().columnGroups();
       ColumnGroup g = groups.get(r.nextInt(groups.size()));
       List<BlockCompression> others = Arrays.stream(BlockCompression.values())
@@ -312,11 +311,10 @@ public final class Nemesis {
     String what = move ? "a move" : "a split";
     try {
       Admin a = admin.get().admin();
-      List<String> tables = a.listTables();
-      if (tables.isEmpty()) {
+      String table = randomTable(a, r);
+      if (table == null) {
         return;
       }
-      String table = tables.get(r.nextInt(tables.size()));
       List<TabletInfo> tablets = a.describeTable(table).tablets();
       if (!move && tablets.size() >= Fault.MAX_SPLIT_TABLETS) {
         return;
@@ -349,6 +347,12 @@ public final class Nemesis {
     } catch (RuntimeException e) {
       event(f, what + " failed: " + e);
     }
+  }
+
+  /** A random table of the cluster's, or null if it has none. */
+  private static String randomTable(Admin a, Random r) {
+    List<String> tables = a.listTables();
+    return tables.isEmpty() ? null : tables.get(r.nextInt(tables.size()));
   }
 
   private List<Daemon> activeMaster() {
