@@ -1,5 +1,9 @@
 package org.logbase.common;
 
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.function.Function;
 
 /**
@@ -17,6 +21,7 @@ public enum ErrorCode {
   SERVER_STOPPING("UNAVAILABLE", ServerStoppingException::new),
   NOT_ACTIVE_MASTER("UNAVAILABLE", NotActiveMasterException::new),
   LOG_UNAVAILABLE("UNAVAILABLE", LogUnavailableException::new),
+  STORAGE_UNAVAILABLE("UNAVAILABLE", StorageUnavailableException::new),
   TIMESTAMPS_UNAVAILABLE("UNAVAILABLE", TimestampsUnavailableException::new),
   SERVER_BUSY("RESOURCE_EXHAUSTED", ServerBusyException::new),
   CORRUPT_RECORD("DATA_LOSS", CorruptRecordException::new),
@@ -43,6 +48,16 @@ public enum ErrorCode {
   /** The exception a caller sees for this error. */
   public LogBaseException exception(String message) {
     return factory.apply(message);
+  }
+
+  /**
+   * Whether {@code t} is the file system failing (an I/O error of HDFS's client: a NameNode or
+   * DataNode not reached, a block not served), not a file missing or ending early where the server
+   * expected it, which is the server's own error.
+   */
+  private static boolean storageFailure(Throwable t) {
+    Throwable io = t instanceof UncheckedIOException u ? u.getCause() : t;
+    return io instanceof IOException && !(io instanceof FileNotFoundException) && !(io instanceof EOFException);
   }
 
   /** The code of an exception thrown on a server. */
@@ -83,6 +98,8 @@ public enum ErrorCode {
       return OPERATION_FAILED;
     } else if (t instanceof SnapshotTooOldException) {
       return SNAPSHOT_TOO_OLD;
+    } else if (t instanceof StorageUnavailableException || storageFailure(t)) {
+      return STORAGE_UNAVAILABLE;
     }
     return INTERNAL;
   }

@@ -182,7 +182,7 @@ public final class FileRegistry implements Closeable, WrittenFiles, ReadGuard {
     while (true) {
       Handle h = open.getIfPresent(id);
       if (h == null) {
-        Handle fresh = new Handle(fs.open(path(id)));
+        Handle fresh = new Handle(Leases.open(fs, path(id)));
         h = open.asMap().putIfAbsent(id, fresh);
         if (h == null) {
           h = fresh;

@@ -3,12 +3,15 @@ package org.logbase.log;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.files.FileIds;
@@ -34,12 +37,22 @@ import org.slf4j.LoggerFactory;
  * thread wake-up to that request's latency.
  *
  * <p>This class owns group commit only; the segment files, LSNs, rolling and the retry of a failed
- * batch on a new segment are {@link SegmentedLog}'s, one file is a {@link SegmentFile}. If the retry
- * fails too, the log stops accepting writes: every pending and later request fails with {@link
- * LogUnavailableException}.
+ * batch on a new segment are {@link SegmentedLog}'s, one file is a {@link SegmentFile}.
+ *
+ * <p>If that retry fails too (HDFS down: its only DataNode dead or paused, say), the batch is written
+ * again, whole and with its LSNs, on a new segment each time, after 0.1 s, 0.2 s, ... up to {@link
+ * #MAX_RETRY_PAUSE} apart, until it lands: it may be in the log already, so it is not failed (a
+ * replay would apply what its caller was told had failed) but made durable and acknowledged late.
+ * Meanwhile every request waiting behind it, and every new one, is refused at once with {@link
+ * LogUnavailableException}: none of those is in the log. A close while the batch waits ends the
+ * retries; the batch then fails with its outcome unknown (the next replay decides it), and the log
+ * takes no more writes, as after an {@link Error} in the listener.
  */
 public final class LogWriter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(LogWriter.class);
+  /** The longest pause between two writes of a batch that could not be written. */
+  static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(5);
+  private static final Duration FIRST_RETRY_PAUSE = Duration.ofMillis(100);
 
   /**
    * Called for every durable batch before any of it is acknowledged: one batch at a time, in log
@@ -91,6 +104,10 @@ public final class LogWriter implements Closeable {
   // Guarded by stateLock for writes; read without it for a fast refusal.
   private volatile boolean closed;
   private volatile Throwable failure;
+  /** Why the batch being written again could not be written, while it is; else null. */
+  private volatile Outage outage;
+
+  private record Outage(Throwable cause, Instant since) {}
 
   // Statistics, written by the writer thread only.
   private volatile long batches;
@@ -162,6 +179,9 @@ public final class LogWriter implements Closeable {
       if (failure != null) {
         return CompletableFuture.failedFuture(unavailable());
       }
+      if (outage != null) {
+        return CompletableFuture.failedFuture(refused(outage));
+      }
       if (closed) {
         return CompletableFuture.failedFuture(new LogUnavailableException("the log is closed", null));
       }
@@ -170,9 +190,14 @@ public final class LogWriter implements Closeable {
     return r.done;
   }
 
-  /** Whether the log has stopped accepting writes after a failed retry. */
+  /** Whether the log has stopped accepting writes for good (closed while it retried, an Error applying a batch). */
   public boolean isFailed() {
     return failure != null;
+  }
+
+  /** Whether a batch that could not be written is being written again (and new writes are refused). */
+  public boolean isRetrying() {
+    return outage != null;
   }
 
   public LogStats stats() {
@@ -197,6 +222,7 @@ public final class LogWriter implements Closeable {
       }
       closed = true;
       queue.add(CLOSE);
+      stateLock.notifyAll(); // ends the retries of a batch that cannot be written
     }
     try {
       thread.join(); // it hands the acknowledger its stop after the last batch
@@ -274,13 +300,17 @@ public final class LogWriter implements Closeable {
       count += r.frames.length;
       sync |= r.sync;
     }
+    SegmentedLog.Batch sealed = log.seal(recs, frames, sync);
     SegmentedLog.Written w;
     try {
-      w = log.write(recs, frames, sync);
+      w = log.write(sealed);
     } catch (IOException e) {
-      stopWrites(e);
-      batch.forEach(r -> r.done.completeExceptionally(unavailable()));
-      return;
+      w = e instanceof SegmentIdRefusedException ? null : writeUntilItLands(sealed, e);
+      if (w == null) {
+        stopWrites(e);
+        batch.forEach(r -> r.done.completeExceptionally(unavailable()));
+        return;
+      }
     }
     // Counted before the acks so that a caller who saw its ack also sees it in stats().
     batches++;
@@ -295,6 +325,84 @@ public final class LogWriter implements Closeable {
       handedOver.incrementAndGet();
       durable.add(d);
     }
+  }
+
+  /**
+   * Writes a batch whose write and retry failed again and again, on a new segment each time, until
+   * it lands; refuses every other request meanwhile. Null if the log was closed (or the writer
+   * interrupted) first, or a new segment's id was refused: the caller stops the log then.
+   */
+  private SegmentedLog.Written writeUntilItLands(SegmentedLog.Batch batch, IOException cause) {
+    Instant since = Instant.now();
+    synchronized (stateLock) {
+      outage = new Outage(cause, since);
+    }
+    LOG.error("the log in {} cannot be written ({}); refusing new writes and writing the failed batch of {} records"
+        + " again until it lands", dir, String.valueOf(cause), batch.count(), cause);
+    refuseQueued();
+    Duration pause = FIRST_RETRY_PAUSE;
+    for (int attempt = 3; ; attempt++) {
+      synchronized (stateLock) {
+        try {
+          if (!closed) {
+            stateLock.wait(pause.toMillis()); // the retry's pace; close() ends it at once
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        if (closed || Thread.currentThread().isInterrupted()) {
+          outage = null;
+          return null;
+        }
+      }
+      try {
+        SegmentedLog.Written w = log.writeOnNewSegment(batch);
+        synchronized (stateLock) {
+          outage = null;
+        }
+        LOG.warn("the log in {} takes writes again: the failed batch landed at its attempt {}, {} ms after the"
+            + " first failure", dir, attempt, Duration.between(since, Instant.now()).toMillis());
+        return w;
+      } catch (SegmentIdRefusedException e) {
+        synchronized (stateLock) {
+          outage = null;
+        }
+        return null;
+      } catch (IOException e) {
+        LOG.warn("writing the failed batch of the log in {} again failed (attempt {}): {}", dir, attempt,
+            String.valueOf(e));
+        cause = e;
+        synchronized (stateLock) {
+          outage = new Outage(e, since);
+        }
+        refuseQueued();
+      }
+      pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
+    }
+  }
+
+  /** Refuses every request waiting in the queue (none of them is in the log). */
+  private void refuseQueued() {
+    Outage o = outage;
+    failQueued(() -> refused(o));
+  }
+
+  /** Fails every request waiting in the queue; a close stays queued. */
+  private void failQueued(Supplier<LogUnavailableException> error) {
+    List<Request> left = new ArrayList<>();
+    queue.drainTo(left);
+    for (Request r : left) {
+      if (r == CLOSE) {
+        queue.add(CLOSE);
+      } else {
+        r.done.completeExceptionally(error.get());
+      }
+    }
+  }
+
+  private LogUnavailableException refused(Outage o) {
+    return new LogUnavailableException("the log in " + dir + " cannot be written since " + o.since()
+        + " (" + o.cause() + "); this write was not taken, try again", o.cause());
   }
 
   /** The acknowledger's loop: durable batches, in log order, to the listener, then to the callers. */
@@ -346,20 +454,10 @@ public final class LogWriter implements Closeable {
       }
     }
     LOG.error("the log stopped accepting writes: {}", String.valueOf(cause), cause);
-    List<Request> left = new ArrayList<>();
-    queue.drainTo(left);
-    for (Request r : left) {
-      if (r == CLOSE) {
-        queue.add(CLOSE);
-      } else {
-        r.done.completeExceptionally(unavailable());
-      }
-    }
+    failQueued(this::unavailable);
   }
 
   private LogUnavailableException unavailable() {
-    return new LogUnavailableException(
-        "the log in " + dir + " stopped accepting writes after a failed append and a failed retry on"
-            + " a new segment: " + failure, failure);
+    return new LogUnavailableException("the log in " + dir + " stopped accepting writes: " + failure, failure);
   }
 }

@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.logbase.common.CorruptRecordException;
+import org.logbase.files.Leases;
 
 /**
  * Reads one segment front to back, for recovery and full scans. Returns only records whose CRC holds.
@@ -80,7 +81,7 @@ public final class SegmentScanner implements Closeable {
       FileSystem fs, Path dir, long segment, long offset, long end, int maxFrameBytes, Consumer<LogDamage> damage,
       RowFilter filter) throws IOException {
     Path p = SegmentFiles.path(dir, segment);
-    FSDataInputStream in = fs.open(p);
+    FSDataInputStream in = Leases.open(fs, p);
     long length = fs.getFileStatus(p).getLen();
     if (in instanceof HdfsDataInputStream h) {
       // A file whose writer died before closing it reports only its finished blocks in its status.

@@ -31,6 +31,12 @@ final class SegmentedLog implements Closeable {
   /** What a batch became: its records with their LSNs and places, and the position after it. */
   record Written(List<AppendedRecord> records, LogPosition end) {}
 
+  /**
+   * A batch with its LSNs given (sealed into its frames): however often it is written, it is
+   * written with these, so replay keeps one copy of each record.
+   */
+  record Batch(List<List<LogRecord>> records, List<byte[][]> frames, long firstLsn, int count, boolean sync) {}
+
   private final FileSystem fs;
   private final Path dir;
   private final LogConfig config;
@@ -64,12 +70,10 @@ final class SegmentedLog implements Closeable {
   }
 
   /**
-   * Writes one batch (each element: one caller's records and their encoded frames) and flushes once;
-   * on failure writes it again on a new segment.
-   *
-   * @throws IOException if the retry failed too: the log cannot take writes any more
+   * Gives a batch (each element: one caller's records and their encoded frames) its LSNs. They are
+   * used up whether or not the batch is ever written.
    */
-  Written write(List<List<LogRecord>> records, List<byte[][]> frames, boolean sync) throws IOException {
+  Batch seal(List<List<LogRecord>> records, List<byte[][]> frames, boolean sync) {
     int count = 0;
     for (byte[][] fs : frames) {
       for (byte[] f : fs) {
@@ -79,53 +83,70 @@ final class SegmentedLog implements Closeable {
     }
     long firstLsn = nextLsn;
     nextLsn += count;
-    Written w;
+    return new Batch(records, frames, firstLsn, count, sync);
+  }
+
+  /**
+   * Writes a batch and flushes once; on failure writes it again on a new segment.
+   *
+   * @throws IOException if the retry failed too; the batch may be in the log or not, and may be
+   *     written again only by {@link #writeOnNewSegment}
+   */
+  Written write(Batch b) throws IOException {
     try {
       if (current == null) {
         current = createNext(); // the first batch (or the first after a roll that failed)
       }
-      w = writeAndFlush(records, frames, firstLsn, count, sync);
+      return rollIfFull(writeAndFlush(b));
     } catch (IOException first) {
-      LOG.warn("writing {} records to segment {} failed; retrying them on a new segment", count, segmentNumber(), first);
-      retries++;
+      LOG.warn("writing {} records to segment {} failed; retrying them on a new segment", b.count(), segmentNumber(),
+          first);
       try {
-        if (current != null) {
-          SegmentFile failed = current;
-          current = null;
-          files.close(failed.number(), failed::abandon);
-        }
-        current = createNext();
-        w = writeAndFlush(records, frames, firstLsn, count, sync);
+        return writeOnNewSegment(b);
       } catch (IOException second) {
         second.addSuppressed(first);
         throw second;
       }
     }
+  }
+
+  /**
+   * Writes a batch whose write failed, whole, on a new segment; the segment written to before is
+   * abandoned (nothing more goes into it).
+   */
+  Written writeOnNewSegment(Batch b) throws IOException {
+    retries++;
+    if (current != null) {
+      SegmentFile failed = current;
+      current = null;
+      files.close(failed.number(), failed::abandon);
+    }
+    current = createNext();
+    return rollIfFull(writeAndFlush(b));
+  }
+
+  private Written rollIfFull(Written w) {
     if (w.end().offset() >= config.segmentBytes()) {
       roll();
     }
     return w;
   }
 
-  private Written writeAndFlush(List<List<LogRecord>> records, List<byte[][]> frames, long firstLsn, int count,
-      boolean sync) throws IOException {
-    if (current == null) {
-      throw new IOException("no open segment (opening one failed earlier)");
-    }
-    List<AppendedRecord> all = new ArrayList<>(count);
-    long lsn = firstLsn;
+  private Written writeAndFlush(Batch b) throws IOException {
+    List<AppendedRecord> all = new ArrayList<>(b.count());
+    long lsn = b.firstLsn();
     long written = 0;
-    for (int r = 0; r < frames.size(); r++) {
-      byte[][] fs = frames.get(r);
+    for (int r = 0; r < b.frames().size(); r++) {
+      byte[][] fs = b.frames().get(r);
       for (int j = 0; j < fs.length; j++) {
         long at = current.append(fs[j]);
         written += fs[j].length;
-        all.add(new AppendedRecord(records.get(r).get(j).withLsn(lsn++), LogPointer.pointer(current.number(), at),
+        all.add(new AppendedRecord(b.records().get(r).get(j).withLsn(lsn++), LogPointer.pointer(current.number(), at),
             fs[j].length));
       }
     }
-    current.flush(sync);
-    if (sync) {
+    current.flush(b.sync());
+    if (b.sync()) {
       syncs++;
     }
     bytes += written;
@@ -156,7 +177,7 @@ final class SegmentedLog implements Closeable {
   private SegmentFile createNext() throws IOException {
     long number = ids.next();
     if (number <= lastSegment) {
-      throw new IOException("file id " + number + " is not above the log's last segment " + lastSegment);
+      throw new SegmentIdRefusedException("file id " + number + " is not above the log's last segment " + lastSegment);
     }
     lastSegment = number;
     long blockSize = (config.segmentBytes() + config.maxBatchBytes() + BLOCK_ROUNDING - 1) / BLOCK_ROUNDING

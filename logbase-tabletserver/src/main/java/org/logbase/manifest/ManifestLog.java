@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.files.Leases;
 import org.logbase.files.SharedPaths;
 import org.logbase.rpc.ManifestEdit;
 import org.logbase.tablet.TabletId;
@@ -223,7 +224,7 @@ public final class ManifestLog {
 
   private static Read readEdits(FileSystem fs, Path p, Consumer<String> problems) throws IOException {
     byte[] all;
-    try (InputStream in = fs.open(p)) {
+    try (InputStream in = Leases.open(fs, p)) {
       all = in.readAllBytes();
     }
     ByteBuffer b = ByteBuffer.wrap(all);

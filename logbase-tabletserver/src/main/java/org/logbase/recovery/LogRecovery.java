@@ -6,9 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.files.Leases;
 import org.logbase.log.AppendedRecord;
 import org.logbase.log.LogConfig;
-import org.logbase.log.LogFileSystems;
 import org.logbase.log.LogSeals;
 import org.logbase.log.SegmentFiles;
 import org.logbase.log.SegmentScanner;
@@ -48,7 +48,7 @@ public final class LogRecovery {
   public static long seal(FileSystem fs, Path logDir, List<Long> segments, LogSeals seals) throws IOException {
     for (long s : segments) {
       try {
-        LogFileSystems.fence(fs, SegmentFiles.path(logDir, s), FENCE_TIMEOUT);
+        Leases.recover(fs, SegmentFiles.path(logDir, s), FENCE_TIMEOUT);
       } catch (FileNotFoundException e) {
         // Deleted since it was listed: the log's garbage collection (a gone server's log is collected
         // by the live ones) deletes only segments no tablet reads, older than the newest with a record.

@@ -1,10 +1,13 @@
 package org.logbase.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,6 +32,7 @@ import org.logbase.common.LogUnavailableException;
 import org.logbase.files.FileRegistry;
 import org.logbase.files.ReadGuard;
 import org.logbase.files.WrittenFiles;
+import org.logbase.testing.Await;
 import org.logbase.testing.FlakyFileSystem;
 
 class LogWriterTest {
@@ -155,18 +159,49 @@ class LogWriterTest {
   }
 
   @Test
-  void whenTheRetryFailsTooTheLogStopsAcceptingWrites() throws Exception {
+  void whenTheRetryFailsTooTheBatchIsWrittenAgainUntilItLandsWhileNewWritesAreRefused() throws Exception {
     try (LogWriter w = open(LogConfig.DEFAULT)) {
       w.append(List.of(rec(1)), Durability.HFLUSH).get();
-      fs.failNextFlushes(2);
-      CompletableFuture<List<AppendedRecord>> f = w.append(List.of(rec(2)), Durability.HFLUSH);
-      ExecutionException e = assertThrows(ExecutionException.class, f::get);
-      assertInstanceOf(LogUnavailableException.class, e.getCause());
-      assertTrue(w.isFailed());
-      ExecutionException later = assertThrows(ExecutionException.class,
-          () -> w.append(List.of(rec(3)), Durability.HFLUSH).get());
-      assertTrue(later.getCause().getMessage().contains("stopped accepting writes"), later.getCause().getMessage());
+      fs.failNextFlushes(Integer.MAX_VALUE); // HDFS down
+      CompletableFuture<List<AppendedRecord>> stuck = w.append(List.of(rec(2)), Durability.HFLUSH);
+      Await.until("the failed batch is being written again", w::isRetrying);
+      ExecutionException refused = assertThrows(ExecutionException.class,
+          () -> w.append(List.of(rec(3)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
+      assertInstanceOf(LogUnavailableException.class, refused.getCause());
+      assertTrue(refused.getCause().getMessage().contains("this write was not taken"), refused.getCause().getMessage());
+      assertFalse(stuck.isDone(), "the batch that may be in the log is neither failed nor acknowledged");
+      assertEquals(1, applied.size());
+      fs.failNextFlushes(0); // HDFS back
+      List<AppendedRecord> landed = stuck.get(30, TimeUnit.SECONDS);
+      assertEquals(2L, landed.get(0).record().lsn());
+      assertFalse(w.isRetrying());
+      assertFalse(w.isFailed());
+      assertEquals(3L, w.append(List.of(rec(4)), Durability.HFLUSH).get(30, TimeUnit.SECONDS).get(0).record().lsn());
+      assertTrue(w.stats().retries() >= 2, "written on a new segment again: " + w.stats().retries());
     }
+    assertEquals(3, applied.size(), "the late batch and the write after it were applied");
+    Set<Long> lsns = new TreeSet<>();
+    LogScanner.scan(fs, dir, LogPosition.START, LogConfig.DEFAULT.maxFrameBytes(), d -> {}, a -> lsns.add(a.record().lsn()));
+    assertEquals(Set.of(1L, 2L, 3L), lsns, "the refused write is not in the log");
+  }
+
+  @Test
+  void aCloseEndsTheRetriesOfABatchThatCannotBeWritten() throws Exception {
+    LogWriter w = open(LogConfig.DEFAULT);
+    w.append(List.of(rec(1)), Durability.HFLUSH).get();
+    fs.failNextFlushes(Integer.MAX_VALUE);
+    CompletableFuture<List<AppendedRecord>> stuck = w.append(List.of(rec(2)), Durability.HFLUSH);
+    Await.until("the failed batch is being written again", w::isRetrying);
+    CompletableFuture.runAsync(() -> {
+      try {
+        w.close();
+      } catch (IOException x) {
+        throw new UncheckedIOException(x);
+      }
+    }).get(30, TimeUnit.SECONDS);
+    ExecutionException e = assertThrows(ExecutionException.class, () -> stuck.get(30, TimeUnit.SECONDS));
+    assertInstanceOf(LogUnavailableException.class, e.getCause());
+    assertTrue(w.isFailed());
     assertEquals(1, applied.size(), "nothing after the failure was applied");
   }
 

@@ -31,6 +31,8 @@ public final class RpcErrors {
     String message = Echo.cut(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage(), Echo.MAX_MESSAGE);
     if (code == ErrorCode.INTERNAL) {
       message = "internal error: " + message;
+    } else if (code == ErrorCode.STORAGE_UNAVAILABLE) {
+      message = "the file system failed: " + message;
     }
     Metadata trailers = new Metadata();
     trailers.put(ERROR_CODE, code.name());

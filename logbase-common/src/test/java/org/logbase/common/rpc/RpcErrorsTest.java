@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.io.FileNotFoundException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import org.junit.jupiter.api.Test;
 import org.logbase.common.ColumnNotInSchemaException;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.NotServingTabletException;
+import org.logbase.common.StorageUnavailableException;
 import org.logbase.common.TableNotFoundException;
 import org.logbase.common.ValueTooLargeException;
 
@@ -54,6 +58,18 @@ class RpcErrorsTest {
     LogBaseException serverSide = RpcErrors.fromStatus(Status.UNKNOWN.withDescription("boom").asRuntimeException(),
         "create table 't'");
     assertTrue(!RpcErrors.isRetriable(serverSide), serverSide.getMessage());
+  }
+
+  @Test
+  void aFileSystemThatFailsOnTheServerIsUnavailableThereAndRetriableButAMissingFileIsTheServersError() {
+    LogBaseException hdfsDown = RpcErrors.fromStatus(RpcErrors.toStatus(new UncheckedIOException(
+        new ConnectException("Call From vm/127.0.0.1 to localhost:8020 failed on connection exception"))), "scan");
+    assertInstanceOf(StorageUnavailableException.class, hdfsDown);
+    assertTrue(hdfsDown.getMessage().startsWith("the file system failed: "), hdfsDown.getMessage());
+    assertTrue(RpcErrors.isRetriable(hdfsDown));
+    LogBaseException gone = RpcErrors.fromStatus(RpcErrors.toStatus(new FileNotFoundException("seg-7.log")), "scan");
+    assertEquals(ErrorCode.INTERNAL, ErrorCode.of(gone));
+    assertTrue(gone.getMessage().startsWith("internal error: "), gone.getMessage());
   }
 
   @Test
