@@ -7,6 +7,8 @@
 # Usage: bin/chaos.sh [chaos flags]     e.g.  bin/chaos.sh --duration 1800 --min-server-kills 100
 #        bin/chaos.sh --help            lists the flags (duration, faults, threads, settings, ...)
 #
+# On HDFS (a NameNode and a DataNode of the run's own, killed and paused by the nemesis too):
+#        bin/chaos.sh --hdfs --faults all --duration 240
 # The soak that docs/testing.md reports:
 #        bin/chaos.sh --duration 1800 --min-server-kills 100 --min-transactions 100000
 # Exit status: 0 no anomalies; 1 anomalies (listed at the end); 3 fewer kills or transactions than

@@ -65,8 +65,12 @@ public final class Chaos implements Callable<Integer> {
   @Option(names = "--faults", defaultValue = "all", description = "all, none, or a list of: kill-tabletserver, "
       + "kill-in-recovery, slow-recovery, kill-master, pause-tabletserver, pause-master, partition-tabletserver, "
       + "partition-master, isolate-tabletserver, starve-tabletserver, kill-zookeeper, kill-client, alter-table, "
-      + "move-tablet, split-tablet (default: ${DEFAULT-VALUE}).")
+      + "move-tablet, split-tablet; with --hdfs also kill-datanode, pause-datanode, kill-namenode "
+      + "(default: ${DEFAULT-VALUE}).")
   String faults;
+  @Option(names = "--hdfs", description = "The logs on a NameNode and a DataNode of the run's own (processes the "
+      + "nemesis may kill and pause), not on the local file system.")
+  boolean hdfs;
   @Option(names = "--mean-interval", defaultValue = "4", description = "Mean seconds between faults per nemesis thread (default: ${DEFAULT-VALUE}).")
   double meanIntervalSeconds;
   @Option(names = "--nemesis-threads", defaultValue = "2", description = "Faults that may overlap (default: ${DEFAULT-VALUE}).")
@@ -136,6 +140,12 @@ public final class Chaos implements Callable<Integer> {
   public RunResult run() throws Exception {
     long s = seed != null ? seed : new Random().nextLong();
     Set<Fault> enabled = Fault.parse(faults);
+    if (!hdfs) {
+      if (!faults.equals("all") && enabled.stream().anyMatch(Fault::needsHdfs)) {
+        throw new IllegalArgumentException("the faults on HDFS's daemons need --hdfs: " + faults);
+      }
+      enabled.removeIf(Fault::needsHdfs);
+    }
     if (dir == null) {
       dir = Path.of("target/chaos/" + Instant.now().toString().replace(':', '-'));
     }
@@ -153,11 +163,12 @@ public final class Chaos implements Callable<Integer> {
     clusterSettings.put("log.gc.interval.ms", "8000");
     clusterSettings.putAll(settings);
     CpuLimiter cpu = CpuLimiter.detect();
-    say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers%s; CPU starvation by %s", dir,
-        durationSeconds, enabled.isEmpty() ? "none" : faults, s, masters, tabletServers,
+    say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers, logs on %s%s; CPU starvation by %s",
+        dir, durationSeconds, enabled.isEmpty() ? "none" : faults, s, masters, tabletServers,
+        hdfs ? "HDFS (a NameNode and a DataNode)" : "the local file system",
         broken.isEmpty() ? "" : " BROKEN ON PURPOSE: " + broken, cpu.describe());
 
-    try (ChaosCluster cluster = new ChaosCluster(dir, masters, tabletServers, clusterSettings, broken)) {
+    try (ChaosCluster cluster = new ChaosCluster(dir, masters, tabletServers, clusterSettings, broken, hdfs)) {
       // Ctrl-C or kill of the runner: its processes go with it.
       Thread killer = new Thread(() -> {
         try {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault-injection suite in CI: three minutes of every fault against the real processes, whose
- * servers compact, checkpoint and collect log garbage every few seconds, then the whole history
- * checked (bin/chaos.sh runs the same for as long as asked). And the proof that
+ * servers compact, checkpoint and collect log garbage every few seconds, with the logs on HDFS
+ * daemons of the run's own (killed and paused too), then the whole history checked (bin/chaos.sh runs the same for as long as asked). And the proof that
  * the checks can fail: the same workloads against deliberately broken servers (validation off,
  * snapshot reads that do not wait for committing writers) must be caught.
  */
@@ -26,7 +26,8 @@ class ChaosSuiteTest {
 
   @Test
   void threeMinutesOfEveryFaultLeaveNoAnomaly() throws Exception {
-    Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "180", "--faults", "all").run();
+    Chaos.RunResult r = Chaos.withArgs(out, "--dir", dir.toString(), "--duration", "180", "--faults", "all",
+        "--hdfs").run();
     assertTrue(r.problems().isEmpty(), "anomalies: " + r.problems() + " (run directory kept: " + dir + ")");
     assertTrue(r.serverKills() >= 5, "the nemesis killed servers: " + r.faults());
     assertTrue(r.faults().keySet().stream().filter(f -> !f.killsServer()).count() >= 2,

@@ -1,5 +1,6 @@
 package org.logbase.chaos.cluster;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The cluster under test: ZooKeeper, masters and tablet servers, each a process of its own
- * ({@link Daemon}), logs on the local file system under the run's directory. The nemesis kills,
+ * ({@link Daemon}), logs on the local file system under the run's directory, or on HDFS daemons of
+ * their own ({@link HdfsDaemons}: a NameNode and a DataNode the nemesis can kill and pause too). The nemesis kills,
  * pauses and restarts them; {@link #heal} brings every one back. Masters and tablet servers reach ZooKeeper
  * through a {@link Link} each, which the nemesis cuts to partition one from it.
  */
@@ -39,6 +41,8 @@ public final class ChaosCluster implements AutoCloseable {
   private final int zkPort;
   private final Path config;
   private final Daemon zookeeper;
+  /** The HDFS the logs live on, or null for the local file system. */
+  private final HdfsDaemons hdfs;
   private final Map<String, Daemon> masters = new LinkedHashMap<>();
   private final Map<String, Daemon> tabletServers = new LinkedHashMap<>();
   private final List<Daemon> others = new CopyOnWriteArrayList<>();
@@ -57,6 +61,12 @@ public final class ChaosCluster implements AutoCloseable {
    */
   public ChaosCluster(Path dir, int masterCount, int serverCount, Map<String, String> settings, String broken)
       throws Exception {
+    this(dir, masterCount, serverCount, settings, broken, false);
+  }
+
+  /** @param onHdfs the logs on a NameNode and a DataNode of the cluster's own, not the local file system */
+  public ChaosCluster(Path dir, int masterCount, int serverCount, Map<String, String> settings, String broken,
+      boolean onHdfs) throws Exception {
     this.dir = dir;
     Files.createDirectories(dir.resolve("logs"));
     this.zkPort = freePort();
@@ -64,19 +74,21 @@ public final class ChaosCluster implements AutoCloseable {
     Files.writeString(zoo, String.join("\n",
         "tickTime=1000", "dataDir=" + dir.resolve("zookeeper"), "clientPort=" + zkPort,
         "clientPortAddress=127.0.0.1", "admin.enableServer=false", "maxSessionTimeout=60000", ""));
-    zookeeper = daemon("zookeeper", ZooKeeperServerMain.class, List.of(zoo.toString()));
+    zookeeper = daemon("zookeeper", ZooKeeperServerMain.class, null, List.of(zoo.toString()));
+    this.hdfs = onHdfs ? new HdfsDaemons(dir.toFile(), this::daemon) : null;
+    File hadoopConf = onHdfs ? hdfs.confDir() : null;
     this.config = dir.resolve("logbase.properties");
     Map<String, String> all = new LinkedHashMap<>();
     all.put("zookeeper.connect", zkConnect());
     all.put("zookeeper.session.timeout.ms", "6000");
-    all.put("logbase.fs.root", dir.resolve("fs").toUri().toString());
+    all.put("logbase.fs.root", (onHdfs ? hdfs.logRoot() : dir.resolve("fs").toUri()).toString());
     all.put("tabletserver.heartbeat.interval.ms", "1000");
     all.putAll(settings);
     writeConfig(config, all);
     for (int i = 1; i <= masterCount; i++) {
       String name = "master" + i;
       Link link = new Link(name, zkPort);
-      Daemon m = daemon(name, MasterServer.class, List.of("--config", linkedConfig(name, link, all), "--port", "0"));
+      Daemon m = daemon(name, MasterServer.class, hadoopConf, List.of("--config", linkedConfig(name, link, all), "--port", "0"));
       masters.put(name, m);
       zooKeeperLinks.put(m, link);
     }
@@ -88,8 +100,8 @@ public final class ChaosCluster implements AutoCloseable {
       Link rpc = new Link(id + "-rpc", rpcPort);
       List<String> args = List.of("--id", id, "--config", linkedConfig(id, link, all), "--port", Integer.toString(rpcPort),
           "--host", "127.0.0.1", "--advertise", "127.0.0.1:" + rpc.port());
-      Daemon ts = broken.isEmpty() ? daemon(id, TabletServer.class, args)
-          : daemon(id, BrokenTabletServer.class, concat(BrokenTabletServer.BROKEN + broken, args));
+      Daemon ts = broken.isEmpty() ? daemon(id, TabletServer.class, hadoopConf, args)
+          : daemon(id, BrokenTabletServer.class, hadoopConf, concat(BrokenTabletServer.BROKEN + broken, args));
       tabletServers.put(id, ts);
       zooKeeperLinks.put(ts, link);
       rpcLinks.put(ts, rpc);
@@ -119,15 +131,18 @@ public final class ChaosCluster implements AutoCloseable {
     return out;
   }
 
-  private Daemon daemon(String name, Class<?> main, List<String> args) {
+  private Daemon daemon(String name, Class<?> main, File confDir, List<String> args) {
     return new Daemon(name, main, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-Dlog4j.configuration=chaos-log4j.properties"), args, dir.resolve("logs/" + name + ".log").toFile(),
+        "-Dlog4j.configuration=chaos-log4j.properties"), confDir, args, dir.resolve("logs/" + name + ".log").toFile(),
         line -> { });
   }
 
   /** Starts every process and waits until all are ready. */
   public void start() throws Exception {
     startZooKeeper();
+    if (hdfs != null) {
+      hdfs.start();
+    }
     for (Daemon m : masters.values()) {
       m.start();
     }
@@ -177,8 +192,15 @@ public final class ChaosCluster implements AutoCloseable {
     }
   }
 
-  /** Waits until a started master or tablet server is ready (its READY line). */
-  public void awaitReady(Daemon d) throws InterruptedException {
+  /**
+   * Waits until a started master or tablet server is ready (its READY line), or a NameNode or
+   * DataNode serves.
+   */
+  public void awaitReady(Daemon d) throws InterruptedException, IOException {
+    if (hdfs != null && hdfs.owns(d)) {
+      hdfs.awaitReady(d);
+      return;
+    }
     d.await(l -> l.startsWith(tabletServers.containsValue(d) ? "TABLETSERVER READY" : "MASTER READY"), START);
   }
 
@@ -207,10 +229,11 @@ public final class ChaosCluster implements AutoCloseable {
     return restarted;
   }
 
-  /** Every process: ZooKeeper first, then masters, then tablet servers. */
+  /** Every process: ZooKeeper first, then the NameNode and DataNode, then masters, then tablet servers. */
   public List<Daemon> all() {
     List<Daemon> out = new ArrayList<>();
     out.add(zookeeper);
+    out.addAll(hdfsDaemons());
     out.addAll(masters.values());
     out.addAll(tabletServers.values());
     return out;
@@ -242,6 +265,21 @@ public final class ChaosCluster implements AutoCloseable {
 
   public Daemon zookeeper() {
     return zookeeper;
+  }
+
+  /** The NameNode and the DataNode; none when the logs are on the local file system. */
+  public List<Daemon> hdfsDaemons() {
+    return hdfs == null ? List.of() : hdfs.all();
+  }
+
+  /** The NameNode, if the logs are on HDFS. */
+  public List<Daemon> nameNodes() {
+    return hdfs == null ? List.of() : List.of(hdfs.nameNode());
+  }
+
+  /** The DataNode, if the logs are on HDFS. */
+  public List<Daemon> dataNodes() {
+    return hdfs == null ? List.of() : List.of(hdfs.dataNode());
   }
 
   public List<Daemon> masters() {
@@ -276,7 +314,7 @@ public final class ChaosCluster implements AutoCloseable {
     return dir;
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }

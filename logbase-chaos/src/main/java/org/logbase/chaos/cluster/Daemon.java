@@ -26,6 +26,7 @@ public final class Daemon {
   private final String name;
   private final Class<?> main;
   private final List<String> jvmOptions;
+  private final String classpath;
   private final List<String> args;
   private final File log;
   private final Consumer<String> stdoutListener;
@@ -37,9 +38,20 @@ public final class Daemon {
 
   public Daemon(String name, Class<?> main, List<String> jvmOptions, List<String> args, File log,
       Consumer<String> stdoutListener) {
+    this(name, main, jvmOptions, null, args, log, stdoutListener);
+  }
+
+  /**
+   * @param confDir a directory put first on the process's classpath (HDFS daemons and clients find
+   *     their core-site.xml and hdfs-site.xml there), or null
+   */
+  public Daemon(String name, Class<?> main, List<String> jvmOptions, File confDir, List<String> args, File log,
+      Consumer<String> stdoutListener) {
     this.name = name;
     this.main = main;
     this.jvmOptions = List.copyOf(jvmOptions);
+    String own = System.getProperty("java.class.path");
+    this.classpath = confDir == null ? own : confDir.getPath() + File.pathSeparator + own;
     this.args = List.copyOf(args);
     this.log = log;
     this.stdoutListener = stdoutListener;
@@ -57,7 +69,7 @@ public final class Daemon {
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    cmd.addAll(List.of("-cp", classpath, main.getName()));
     cmd.addAll(args);
     starts++;
     Files.writeString(log.toPath(), String.format("%n==== %s start #%d at %s ====%n", name, starts, Instant.now()),

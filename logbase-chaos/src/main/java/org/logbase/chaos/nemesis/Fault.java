@@ -60,7 +60,22 @@ public enum Fault {
    * Split a random tablet of a workload table about its middle while the load runs (no data copied:
    * the daughters read the parent's files), at most until a table has {@link #MAX_SPLIT_TABLETS}.
    */
-  SPLIT_TABLET("split-tablet", 0.5);
+  SPLIT_TABLET("split-tablet", 0.5),
+  /**
+   * kill -9 the DataNode (on HDFS, the only one: every log's pipeline breaks), restart it after 0-5 s.
+   * Only with the logs on HDFS ({@code --hdfs}).
+   */
+  KILL_DATANODE("kill-datanode", 1),
+  /**
+   * SIGSTOP the DataNode for 1-20 s, then SIGCONT: every flush waits, with the tablet servers
+   * running on. Only on HDFS.
+   */
+  PAUSE_DATANODE("pause-datanode", 1),
+  /**
+   * kill -9 the NameNode, restart it after 0-3 s: no file is created, closed, recovered or listed
+   * meanwhile, while flushes into open blocks go on. Only on HDFS.
+   */
+  KILL_NAMENODE("kill-namenode", 0.5);
 
   /** A table with this many tablets is split no further by the nemesis. */
   public static final int MAX_SPLIT_TABLETS = 24;
@@ -85,6 +100,11 @@ public enum Fault {
   /** Whether the fault kills a tablet server or a master (what the soak counts). */
   public boolean killsServer() {
     return this == KILL_TABLETSERVER || this == KILL_IN_RECOVERY || this == SLOW_RECOVERY || this == KILL_MASTER;
+  }
+
+  /** Whether the fault is on HDFS's own daemons, which a run on the local file system does not have. */
+  public boolean needsHdfs() {
+    return this == KILL_DATANODE || this == PAUSE_DATANODE || this == KILL_NAMENODE;
   }
 
   /** Parses "all" or a comma-separated list of labels. */

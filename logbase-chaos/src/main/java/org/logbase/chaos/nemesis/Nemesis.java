@@ -265,6 +265,17 @@ public final class Nemesis {
       case ALTER_TABLE -> alterTable(f);
       case MOVE_TABLET -> moveOrSplit(f, true);
       case SPLIT_TABLET -> moveOrSplit(f, false);
+      case KILL_DATANODE -> killAndRestart(f, cluster.dataNodes(), 5000);
+      case PAUSE_DATANODE -> withVictim(f, cluster.dataNodes(), dn -> {
+        long ms = 1000 + random().nextInt(19_000);
+        dn.pause();
+        event(f, "datanode stopped for " + ms + " ms");
+        pause(ms);
+        dn.resume();
+        event(f, "datanode resumed");
+        healIfDead(f, dn);
+      });
+      case KILL_NAMENODE -> killAndRestart(f, cluster.nameNodes(), 3000);
       default -> throw new IllegalStateException("unknown fault " + f);
     }
   }
@@ -363,6 +374,17 @@ public final class Nemesis {
       LOG.info("nemesis: no active master found ({}); skipping", e.toString());
       return List.of();
     }
+  }
+
+  /** kill -9 one of {@code candidates}, restarts it 0 to {@code maxDownMs} later. */
+  private void killAndRestart(Fault f, List<Daemon> candidates, int maxDownMs) throws Exception {
+    withVictim(f, candidates, d -> {
+      d.kill9();
+      event(f, d + " killed");
+      pause(random().nextInt(maxDownMs));
+      cluster.restart(d);
+      event(f, d + " back");
+    });
   }
 
   /** Cuts {@code d} off from ZooKeeper for {@code ms}, then restores its link. */
