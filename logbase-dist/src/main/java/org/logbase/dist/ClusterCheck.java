@@ -1,5 +1,6 @@
 package org.logbase.dist;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -66,12 +67,7 @@ public final class ClusterCheck {
             Thread.sleep(250); // polling the NameNode's DataNode report; nothing to await but time
             continue;
           }
-          Path p = new Path(root + "/.ready-check");
-          try (FSDataOutputStream out = fs.create(p, true)) {
-            out.write("ok".getBytes(StandardCharsets.UTF_8));
-            out.hflush();
-          }
-          fs.delete(p, false);
+          writeProbe(fs, new Path(root + "/.ready-check"));
           return 0;
         } catch (Exception e) {
           last = e;
@@ -81,6 +77,27 @@ public final class ClusterCheck {
       System.err.println("file system at " + root + " not writable within " + seconds + " s: " + last);
       return 1;
     }
+  }
+
+  /**
+   * Writes, flushes and closes a small file at {@code p}, then deletes it: the file system takes
+   * writes (on HDFS, a DataNode accepts a pipeline).
+   */
+  public static void writeProbe(FileSystem fs, Path p) throws IOException {
+    FSDataOutputStream out = fs.create(p, true);
+    try {
+      out.write("ok".getBytes(StandardCharsets.UTF_8));
+      out.hflush();
+    } finally {
+      // Not try-with-resources: a failed HDFS stream's close throws the very exception of its
+      // write, which cannot suppress itself.
+      try {
+        out.close();
+      } catch (IOException e) {
+        throw new IOException("the probe file " + p + " could not be closed", e);
+      }
+    }
+    fs.delete(p, false);
   }
 
   @Command(name = "cluster", description = "An active master and this many live tablet servers.")

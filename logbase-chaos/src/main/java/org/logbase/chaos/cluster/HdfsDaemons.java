@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.logbase.dist.ClusterCheck;
 
 /**
  * HDFS for a chaos run: one NameNode and one DataNode, each a {@link Daemon} the nemesis can kill,
@@ -148,25 +148,8 @@ public final class HdfsDaemons {
   }
 
   private boolean writeProbe(DistributedFileSystem dfs) throws IOException {
-    Path p = new Path("/chaos-probes/" + (++probes));
-    FSDataOutputStream out = dfs.create(p, true);
-    try {
-      out.write(new byte[] {1});
-      out.hflush();
-    } finally {
-      // Not try-with-resources: a failed stream's close throws the very exception of its write.
-      closeProbe(out);
-    }
-    dfs.delete(p, false);
+    ClusterCheck.writeProbe(dfs, new Path("/chaos-probes/" + (++probes)));
     return true;
-  }
-
-  private static void closeProbe(FSDataOutputStream out) throws IOException {
-    try {
-      out.close();
-    } catch (IOException e) {
-      throw new IOException("the probe file could not be closed", e);
-    }
   }
 
   private interface Probe {
