@@ -39,7 +39,10 @@ import org.logbase.chaos.workload.Workers;
 import org.logbase.chaos.workload.Writes;
 import org.logbase.client.LogBaseClient;
 import org.logbase.client.ScanSpec;
+import org.logbase.client.TableDescription;
+import org.logbase.client.TabletInfo;
 import org.logbase.client.Transaction;
+import org.logbase.common.Bytes;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.CorruptRecordException;
@@ -68,6 +71,9 @@ public final class Chaos implements Callable<Integer> {
       + "move-tablet, split-tablet; with --hdfs also kill-datanode, pause-datanode, kill-namenode "
       + "(default: ${DEFAULT-VALUE}).")
   String faults;
+  @Option(names = "--first-faults", defaultValue = "none", description = "Faults injected once each before the "
+      + "random ones, in this order (a run that must see them); each must be among --faults (default: ${DEFAULT-VALUE}).")
+  String firstFaults;
   @Option(names = "--hdfs", description = "The logs on a NameNode and a DataNode of the run's own (processes the "
       + "nemesis may kill and pause), not on the local file system.")
   boolean hdfs;
@@ -105,6 +111,9 @@ public final class Chaos implements Callable<Integer> {
   int minServerKills;
   @Option(names = "--min-transactions", defaultValue = "0", description = "Fail (status 3) with fewer committed transactions.")
   long minTransactions;
+
+  /** How long after the heal every tablet has to take a write (a log retrying a batch lands it by then). */
+  private static final Duration WRITABLE_WITHIN = Duration.ofSeconds(60);
 
   private final PrintStream out;
 
@@ -146,6 +155,11 @@ public final class Chaos implements Callable<Integer> {
       }
       enabled.removeIf(Fault::needsHdfs);
     }
+    List<Fault> first = Fault.parseList(firstFaults);
+    if (!enabled.containsAll(first)) {
+      throw new IllegalArgumentException("--first-faults " + firstFaults + " names faults not enabled by --faults "
+          + faults + (hdfs ? "" : " (without --hdfs)"));
+    }
     if (dir == null) {
       dir = Path.of("target/chaos/" + Instant.now().toString().replace(':', '-'));
     }
@@ -179,14 +193,15 @@ public final class Chaos implements Callable<Integer> {
       }, "chaos-shutdown");
       Runtime.getRuntime().addShutdownHook(killer);
       try {
-        return runOn(cluster, clock, enabled, cpu, s);
+        return runOn(cluster, clock, enabled, first, cpu, s);
       } finally {
         Runtime.getRuntime().removeShutdownHook(killer);
       }
     }
   }
 
-  private RunResult runOn(ChaosCluster cluster, RunClock clock, Set<Fault> enabled, CpuLimiter cpu, long s)
+  private RunResult runOn(ChaosCluster cluster, RunClock clock, Set<Fault> enabled, List<Fault> first, CpuLimiter cpu,
+      long s)
       throws Exception {
     List<String> problems = new ArrayList<>();
     Recorder recorder = new Recorder();
@@ -232,7 +247,7 @@ public final class Chaos implements Callable<Integer> {
 
     Nemesis nemesis;
     try (LogBaseClient nemesisClient = LogBaseClient.connect(clientConfig)) {
-      nemesis = new Nemesis(cluster, clients, () -> nemesisClient, enabled,
+      nemesis = new Nemesis(cluster, clients, () -> nemesisClient, enabled, first,
           Duration.ofMillis((long) (meanIntervalSeconds * 1000)), Duration.ofMillis(6000), cpu, clock, s);
       Thread.sleep(5000); // a few seconds of load before the first fault
       nemesis.start(nemesisThreads);
@@ -253,6 +268,7 @@ public final class Chaos implements Callable<Integer> {
       checkWrites(client, recorder, problems);
       checkCounter(client, recorder, problems);
       checkSlowScans(recorder, problems);
+      checkWritable(client, problems);
     }
     workers.crashes().forEach(e -> problems.add("workload thread crashed: " + e));
     nemesis.failures().forEach(e -> problems.add("nemesis failed (a process could not be brought back): " + e));
@@ -286,6 +302,37 @@ public final class Chaos implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /**
+   * Every tablet takes a write again once the faults are healed: reads alone would pass with a
+   * server whose log stopped for good. Runs last (its rows are in no workload's history).
+   */
+  private void checkWritable(LogBaseClient client, List<String> problems) throws InterruptedException {
+    long deadline = System.nanoTime() + WRITABLE_WITHIN.toNanos();
+    int tablets = 0;
+    for (String table : client.admin().listTables()) {
+      TableDescription d = client.admin().describeTable(table);
+      String column = d.schema().columnGroups().get(0).columns().get(0);
+      for (TabletInfo t : d.tablets()) {
+        byte[] key = t.startKey().length == 0 ? new byte[] {0} : t.startKey();
+        tablets++;
+        while (true) {
+          try {
+            client.table(table).put(key, Map.of(column, Bytes.utf8("written after the heal")));
+            break;
+          } catch (LogBaseException e) {
+            if (System.nanoTime() > deadline) {
+              problems.add("tablet " + t.tabletId() + " of '" + table + "' (on " + t.serverId() + ") took no write "
+                  + WRITABLE_WITHIN.toSeconds() + " s after the faults ended: " + e.getMessage());
+              break;
+            }
+            Thread.sleep(500);
+          }
+        }
+      }
+    }
+    say("writable: %d tablets each took a write after the heal", tablets);
   }
 
   /** In-doubt transactions resolve within the lock TTL; a lock that stays is a liveness bug. */

@@ -2,7 +2,6 @@ package org.logbase.chaos.cluster;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +68,7 @@ public final class ChaosCluster implements AutoCloseable {
       boolean onHdfs) throws Exception {
     this.dir = dir;
     Files.createDirectories(dir.resolve("logs"));
-    this.zkPort = freePort();
+    this.zkPort = Ports.free();
     Path zoo = dir.resolve("zoo.cfg");
     Files.writeString(zoo, String.join("\n",
         "tickTime=1000", "dataDir=" + dir.resolve("zookeeper"), "clientPort=" + zkPort,
@@ -96,7 +95,7 @@ public final class ChaosCluster implements AutoCloseable {
       String id = "ts" + i;
       Link link = new Link(id, zkPort);
       // A fixed port (restarts bind it again), reached through a link whose address is registered.
-      int rpcPort = freePort();
+      int rpcPort = Ports.free();
       Link rpc = new Link(id + "-rpc", rpcPort);
       List<String> args = List.of("--id", id, "--config", linkedConfig(id, link, all), "--port", Integer.toString(rpcPort),
           "--host", "127.0.0.1", "--advertise", "127.0.0.1:" + rpc.port());
@@ -140,8 +139,8 @@ public final class ChaosCluster implements AutoCloseable {
   /** Starts every process and waits until all are ready. */
   public void start() throws Exception {
     startZooKeeper();
-    if (hdfs != null) {
-      hdfs.start();
+    for (Daemon d : hdfsDaemons()) {
+      restart(d); // NameNode, then DataNode: HDFS takes a file once the DataNode is ready
     }
     for (Daemon m : masters.values()) {
       m.start();
@@ -162,7 +161,7 @@ public final class ChaosCluster implements AutoCloseable {
     zookeeper.start();
     try (CuratorFramework client = ClusterCheck.client(zkConnect())) {
       if (!client.blockUntilConnected((int) START.toSeconds(), TimeUnit.SECONDS)) {
-        throw new Daemon.DaemonDiedException("ZooKeeper did not start; see " + zookeeper.log());
+        throw Daemon.DaemonDiedException.of(zookeeper, "did not start");
       }
     }
   }
@@ -225,6 +224,9 @@ public final class ChaosCluster implements AutoCloseable {
         restart(d);
         restarted.add(d);
       }
+    }
+    if (hdfs != null) {
+      hdfs.awaitReady(hdfs.dataNode()); // takes a file: out of safe mode, its DataNode resumed
     }
     return restarted;
   }
@@ -312,12 +314,6 @@ public final class ChaosCluster implements AutoCloseable {
 
   public Path dir() {
     return dir;
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   /** Another process of the run (a client) to kill when the cluster closes. */

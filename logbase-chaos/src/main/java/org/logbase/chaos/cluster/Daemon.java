@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -31,6 +32,7 @@ public final class Daemon {
   private final File log;
   private final Consumer<String> stdoutListener;
   private final List<String> lines = new ArrayList<>();
+  private static final int TAIL_BYTES = 4096;
   private Process process;
   private Thread reader;
   private int starts;
@@ -119,11 +121,11 @@ public final class Daemon {
           }
         }
         if (!p.isAlive() && !r.isAlive()) {
-          throw new DaemonDiedException(name + " exited (" + p.exitValue() + ") before it was ready; see " + log);
+          throw DaemonDiedException.of(this, "exited (" + p.exitValue() + ") before it was ready");
         }
         long left = Duration.between(Instant.now(), deadline).toMillis();
         if (left <= 0) {
-          throw new DaemonDiedException(name + " was not ready within " + timeout + "; see " + log);
+          throw DaemonDiedException.of(this, "was not ready within " + timeout);
         }
         lines.wait(Math.min(left, 200));
       }
@@ -215,6 +217,27 @@ public final class Daemon {
   public static final class DaemonDiedException extends RuntimeException {
     public DaemonDiedException(String message) {
       super(message);
+    }
+
+    /**
+     * "{@code d} {@code what}", with the end of its log: the run's directory may be gone by the
+     * time anyone reads the message (a test's temporary directory in CI).
+     */
+    public static DaemonDiedException of(Daemon d, String what) {
+      return new DaemonDiedException(d + " " + what + "; see " + d.log() + "; it ends:\n" + d.logTail());
+    }
+  }
+
+  /** The last lines of the log (at most {@link #TAIL_BYTES}), or why they could not be read. */
+  public String logTail() {
+    try (RandomAccessFile f = new RandomAccessFile(log, "r")) {
+      long from = Math.max(0, f.length() - TAIL_BYTES);
+      byte[] bytes = new byte[(int) (f.length() - from)];
+      f.seek(from);
+      f.readFully(bytes);
+      return new String(bytes, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(its log could not be read: " + e + ")";
     }
   }
 

@@ -37,6 +37,7 @@ public final class HdfsDaemons {
 
   private final File confDir;
   private final int nameNodePort;
+  static final int CLIENT_SOCKET_TIMEOUT_MS = 5000;
   private final Daemon nameNode;
   private final Daemon dataNode;
   private int probes;
@@ -51,7 +52,7 @@ public final class HdfsDaemons {
     File data = new File(dir, "hdfs");
     this.confDir = new File(dir, "hadoop-conf");
     Files.createDirectories(confDir.toPath());
-    this.nameNodePort = ChaosCluster.freePort();
+    this.nameNodePort = Ports.free();
     Map<String, String> core = new LinkedHashMap<>();
     core.put("fs.defaultFS", "hdfs://127.0.0.1:" + nameNodePort);
     writeSite(new File(confDir, "core-site.xml"), core);
@@ -62,13 +63,16 @@ public final class HdfsDaemons {
     hdfs.put("dfs.permissions.enabled", "false");
     hdfs.put("dfs.namenode.rpc-address", "127.0.0.1:" + nameNodePort);
     hdfs.put("dfs.namenode.http-address", "127.0.0.1:0");
-    hdfs.put("dfs.datanode.address", "127.0.0.1:" + ChaosCluster.freePort());
-    hdfs.put("dfs.datanode.ipc.address", "127.0.0.1:" + ChaosCluster.freePort());
+    hdfs.put("dfs.datanode.address", "127.0.0.1:" + Ports.free());
+    hdfs.put("dfs.datanode.ipc.address", "127.0.0.1:" + Ports.free());
     hdfs.put("dfs.datanode.http.address", "127.0.0.1:0");
     hdfs.put("dfs.namenode.fs-limits.min-block-size", "4096");
     hdfs.put("dfs.heartbeat.interval", "1");
     // A restarted NameNode leaves safe mode once the DataNode reported, not 30 s later.
     hdfs.put("dfs.namenode.safemode.extension", "0");
+    // A paused DataNode fails the servers' writes within a pause (1-20 s), as a dead one does,
+    // rather than after the default 60 s: the log's retry path is what the pause is for.
+    hdfs.put("dfs.client.socket-timeout", Integer.toString(CLIENT_SOCKET_TIMEOUT_MS));
     writeSite(new File(confDir, "hdfs-site.xml"), hdfs);
     format(new File(dir, "logs/namenode-format.log"));
     this.nameNode = daemonFactory.make("namenode", NameNode.class, confDir, List.of());
@@ -127,21 +131,17 @@ public final class HdfsDaemons {
     return d == nameNode || d == dataNode;
   }
 
-  /** Starts both and waits until a file can be written. */
-  void start() throws IOException, InterruptedException {
-    nameNode.start();
-    dataNode.start();
-    awaitReady(nameNode);
-    awaitReady(dataNode);
-  }
-
   /**
-   * Waits until the daemon serves: the NameNode answers out of safe mode; the DataNode takes a
-   * flushed and closed file.
+   * Waits until the daemon serves: the NameNode answers (in safe mode, perhaps: it leaves it once
+   * the DataNode reported, which may itself be down); the DataNode takes a flushed and closed
+   * file, so HDFS as a whole takes writes.
    */
   void awaitReady(Daemon d) throws IOException, InterruptedException {
     if (d == nameNode) {
-      await(d, dfs -> !dfs.setSafeMode(SafeModeAction.SAFEMODE_GET));
+      await(d, dfs -> {
+        dfs.setSafeMode(SafeModeAction.SAFEMODE_GET);
+        return true;
+      });
     } else {
       await(d, this::writeProbe);
     }
@@ -162,7 +162,7 @@ public final class HdfsDaemons {
     Configuration conf = clientConf();
     while (Instant.now().isBefore(deadline)) {
       if (!d.isAlive()) {
-        throw new Daemon.DaemonDiedException(d + " exited (" + d.exitValue() + ") before it was ready; see " + d.log());
+        throw Daemon.DaemonDiedException.of(d, "exited (" + d.exitValue() + ") before it was ready");
       }
       try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://127.0.0.1:" + nameNodePort), conf)) {
         if (probe.ready((DistributedFileSystem) fs)) {
@@ -173,8 +173,7 @@ public final class HdfsDaemons {
       }
       Thread.sleep(PROBE_PAUSE.toMillis()); // polling HDFS, which has no readiness notification
     }
-    throw new Daemon.DaemonDiedException(d + " was not ready within " + ChaosCluster.START + " (last: " + last
-        + "); see " + d.log());
+    throw Daemon.DaemonDiedException.of(d, "was not ready within " + ChaosCluster.START + " (last: " + last + ")");
   }
 
   /** A client configuration that gives up quickly on a NameNode that does not answer yet. */

@@ -1,7 +1,9 @@
 package org.logbase.chaos.nemesis;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -112,10 +114,17 @@ public enum Fault {
     if (s.equals("all")) {
       return EnumSet.allOf(Fault.class);
     }
-    if (s.equals("none") || s.isEmpty()) {
-      return EnumSet.noneOf(Fault.class);
-    }
     Set<Fault> out = EnumSet.noneOf(Fault.class);
+    out.addAll(parseList(s));
+    return out;
+  }
+
+  /** "none" or a comma-separated list of labels, in their order (repeats kept). */
+  public static List<Fault> parseList(String s) {
+    if (s.equals("none") || s.isEmpty()) {
+      return List.of();
+    }
+    List<Fault> out = new ArrayList<>();
     for (String part : s.split(",")) {
       String want = part.trim().toLowerCase(Locale.ROOT);
       out.add(Arrays.stream(values()).filter(f -> f.label.equals(want)).findFirst()

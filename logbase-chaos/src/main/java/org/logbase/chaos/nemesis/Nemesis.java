@@ -7,8 +7,10 @@ import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.logbase.chaos.cluster.ChaosCluster;
@@ -49,6 +51,7 @@ public final class Nemesis {
   private final Clients clients;
   private final Supplier<LogBaseClient> admin;
   private final List<Fault> faults;
+  private final Queue<Fault> first;
   private final Duration meanInterval;
   private final Duration sessionTimeout;
   private final CpuLimiter cpu;
@@ -62,12 +65,17 @@ public final class Nemesis {
   private final List<Throwable> failures = new ArrayList<>();
   private int serverKills;
 
+  /**
+   * @param first faults injected once each, in this order, before the random ones (taken by
+   *     whichever nemesis thread comes first)
+   */
   public Nemesis(ChaosCluster cluster, Clients clients, Supplier<LogBaseClient> admin, Set<Fault> faults,
-      Duration meanInterval, Duration sessionTimeout, CpuLimiter cpu, RunClock clock, long seed) {
+      List<Fault> first, Duration meanInterval, Duration sessionTimeout, CpuLimiter cpu, RunClock clock, long seed) {
     this.cluster = cluster;
     this.clients = clients;
     this.admin = admin;
     this.faults = List.copyOf(faults);
+    this.first = new ConcurrentLinkedQueue<>(first);
     this.meanInterval = meanInterval;
     this.sessionTimeout = sessionTimeout;
     this.cpu = cpu;
@@ -97,7 +105,8 @@ public final class Nemesis {
         if (sleepUnlessStopped(waitMs)) {
           return;
         }
-        inject(pick(random()));
+        Fault next = first.poll();
+        inject(next != null ? next : pick(random()));
       }
     } catch (Throwable e) {
       LOG.error("nemesis thread failed", e);

@@ -1,0 +1,42 @@
+package org.logbase.chaos.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Ports for the run's processes. A daemon keeps its port across restarts (its address is in the
+ * other processes' configuration), so the port must stay free while the daemon is down. A port
+ * from the kernel's ephemeral range does not: any outgoing connection of any process on the
+ * machine may take it as its local port, and the restarted daemon then fails to bind and exits.
+ * These ports come from below that range, where only listeners that ask for them by number live.
+ */
+final class Ports {
+  /** Below Linux's default ephemeral range (32768-60999) and the script checks' ports (24000 up). */
+  static final int LOW = 12000;
+  static final int HIGH = 23000;
+  private static final int ATTEMPTS = 200;
+
+  private Ports() {}
+
+  /** A port in [LOW, HIGH) that nothing listens on now. */
+  static int free() throws IOException {
+    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+    for (int i = 0; i < ATTEMPTS; i++) {
+      int port = rnd.nextInt(LOW, HIGH);
+      if (bindable(port)) {
+        return port;
+      }
+    }
+    throw new IOException("no free port in " + LOW + "-" + HIGH + " after " + ATTEMPTS + " tries");
+  }
+
+  /** A wildcard bind fails if anything listens on the port, on any address. */
+  private static boolean bindable(int port) {
+    try (ServerSocket s = new ServerSocket(port)) {
+      return true;
+    } catch (IOException e) {
+      return false; // taken: try another
+    }
+  }
+}
