@@ -2,7 +2,9 @@ package org.logbase.client;
 
 import io.grpc.StatusRuntimeException;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.LogUnavailableException;
 import org.logbase.common.ServerBusyException;
+import org.logbase.common.StorageUnavailableException;
 import org.logbase.common.rpc.RpcErrors;
 
 /** Turns a failed call into the caller's typed exception, letting the caller forget stale routing first. */
@@ -12,12 +14,16 @@ final class Rpcs {
   /**
    * The typed exception for {@code e}; runs {@code forgetRoute} when the failure means the request
    * went to the wrong or a dead server, so that the retry looks the route up again. A busy server
-   * ({@link ServerBusyException}) is the right one: its route is kept, so that clients waiting for
-   * it do not ask the master for locations on every retry.
+   * ({@link ServerBusyException}) and one whose log or file system fails for the moment
+   * ({@link LogUnavailableException}, {@link StorageUnavailableException}) are the right ones:
+   * their routes are kept, so that clients waiting for them do not ask the master for locations on
+   * every retry.
    */
   static LogBaseException failure(StatusRuntimeException e, String what, Runnable forgetRoute) {
     LogBaseException ex = RpcErrors.fromStatus(e, what);
-    if (RpcErrors.isRetriable(ex) && !(ex instanceof ServerBusyException)) {
+    boolean rightServer = ex instanceof ServerBusyException || ex instanceof LogUnavailableException
+        || ex instanceof StorageUnavailableException;
+    if (RpcErrors.isRetriable(ex) && !rightServer) {
       forgetRoute.run();
     }
     return ex;

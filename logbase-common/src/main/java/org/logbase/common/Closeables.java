@@ -20,7 +20,7 @@ public final class Closeables {
         if (failure == null) {
           failure = e;
         } else {
-          failure.addSuppressed(e);
+          Failures.suppress(failure, e);
         }
       }
     }
@@ -37,7 +37,20 @@ public final class Closeables {
     try {
       closeAll(all);
     } catch (IOException | RuntimeException e) {
-      failure.addSuppressed(e);
+      Failures.suppress(failure, e);
+    }
+  }
+
+  /**
+   * Closes {@code c} after {@code failure} ended the work that used it: a failure to close (which
+   * on a failed HDFS stream is {@code failure} itself, thrown again) is added to it as suppressed,
+   * so that it stays the one thrown.
+   */
+  public static void closeAfter(Closeable c, Throwable failure) {
+    try {
+      c.close();
+    } catch (IOException | RuntimeException e) {
+      Failures.suppress(failure, e);
     }
   }
 }

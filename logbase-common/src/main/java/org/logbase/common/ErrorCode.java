@@ -1,9 +1,5 @@
 package org.logbase.common;
 
-import java.io.EOFException;
-import java.io.FileNotFoundException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.function.Function;
 
 /**
@@ -50,16 +46,6 @@ public enum ErrorCode {
     return factory.apply(message);
   }
 
-  /**
-   * Whether {@code t} is the file system failing (an I/O error of HDFS's client: a NameNode or
-   * DataNode not reached, a block not served), not a file missing or ending early where the server
-   * expected it, which is the server's own error.
-   */
-  private static boolean storageFailure(Throwable t) {
-    Throwable io = t instanceof UncheckedIOException u ? u.getCause() : t;
-    return io instanceof IOException && !(io instanceof FileNotFoundException) && !(io instanceof EOFException);
-  }
-
   /** The code of an exception thrown on a server. */
   public static ErrorCode of(Throwable t) {
     if (t instanceof TableNotFoundException) {
@@ -98,7 +84,7 @@ public enum ErrorCode {
       return OPERATION_FAILED;
     } else if (t instanceof SnapshotTooOldException) {
       return SNAPSHOT_TOO_OLD;
-    } else if (t instanceof StorageUnavailableException || storageFailure(t)) {
+    } else if (t instanceof StorageUnavailableException) {
       return STORAGE_UNAVAILABLE;
     }
     return INTERNAL;

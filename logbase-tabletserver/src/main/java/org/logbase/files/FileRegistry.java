@@ -182,7 +182,11 @@ public final class FileRegistry implements Closeable, WrittenFiles, ReadGuard {
     while (true) {
       Handle h = open.getIfPresent(id);
       if (h == null) {
-        Handle fresh = new Handle(Leases.open(fs, path(id)));
+        // A file this server still writes is never taken from its writer: a read that cannot open
+        // it fails (the writer's next flush fails over to a new segment and closes this one). One
+        // it gave up (its close failed) or another server's is opened by recovering its lease.
+        Path p = path(id);
+        Handle fresh = new Handle(beingWritten.containsKey(id) ? fs.open(p) : Leases.open(fs, p));
         h = open.asMap().putIfAbsent(id, fresh);
         if (h == null) {
           h = fresh;

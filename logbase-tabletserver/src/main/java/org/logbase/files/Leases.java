@@ -57,9 +57,12 @@ public final class Leases {
   /**
    * Opens a file to read. A file left open whose last block's length no DataNode can tell any more
    * (its DataNode restarted while it was written, and its writer failed to close it: an abandoned log
-   * segment, a manifest append cut off) is unreadable until its lease is recovered, which can take
-   * the NameNode up to its hard limit (20 minutes) while its writer lives: the lease is recovered
-   * here first. Its writer's pipeline is broken already, so it loses nothing it was not failing.
+   * segment, a manifest append cut off) is unreadable until its lease is recovered. The NameNode
+   * never does that by itself while the writer's process lives: an HDFS lease belongs to a client,
+   * not a file, and the client renews it for as long as it has any file open (its current segment).
+   * So the lease is recovered here. Its writer's pipeline is broken already, so it loses nothing it
+   * was not failing. Not for a file the caller itself still writes: recovering it would fail the
+   * caller's own next flush.
    */
   public static FSDataInputStream open(FileSystem fs, Path file) throws IOException {
     try {

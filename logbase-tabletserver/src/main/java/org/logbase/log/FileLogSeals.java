@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Closeables;
 
 /**
  * Seals kept as files in a directory of the shared file system, one per sealed segment ({@code
@@ -42,9 +43,14 @@ public final class FileLogSeals implements LogSeals {
     }
     fs.mkdirs(dir);
     Path tmp = new Path(dir, "tmp-" + UUID.randomUUID());
-    try (FSDataOutputStream out = fs.create(tmp, false)) {
+    FSDataOutputStream out = fs.create(tmp, false);
+    try {
       out.writeLong(length);
+    } catch (IOException e) {
+      Closeables.closeAfter(out, e); // not try-with-resources: see Failures.suppress
+      throw e;
     }
+    out.close();
     if (!fs.rename(tmp, path(segment))) {
       fs.delete(tmp, false);
       throw new IOException("could not record the seal of log segment " + segment + " in " + dir);

@@ -300,17 +300,28 @@ public final class LogWriter implements Closeable {
       count += r.frames.length;
       sync |= r.sync;
     }
-    SegmentedLog.Batch sealed = log.seal(recs, frames, sync);
     SegmentedLog.Written w;
     try {
-      w = log.write(sealed);
-    } catch (IOException e) {
-      w = e instanceof SegmentIdRefusedException ? null : writeUntilItLands(sealed, e);
-      if (w == null) {
-        stopWrites(e);
-        batch.forEach(r -> r.done.completeExceptionally(unavailable()));
-        return;
+      SegmentedLog.Batch sealed = log.seal(recs, frames, sync);
+      try {
+        w = log.write(sealed);
+      } catch (IOException e) {
+        w = e instanceof SegmentIdRefusedException ? null : writeUntilItLands(sealed, e);
+        if (w == null) {
+          stopWrites(e);
+          batch.forEach(r -> r.done.completeExceptionally(outcomeUnknown()));
+          return;
+        }
       }
+    } catch (RuntimeException | Error e) {
+      // A bug or the JVM failing mid-write: the batch may be in the log or not, and this writer's
+      // state is not to be trusted. Its callers must hear (they hold row locks while they wait).
+      synchronized (stateLock) {
+        outage = null;
+      }
+      stopWrites(e);
+      batch.forEach(r -> r.done.completeExceptionally(outcomeUnknown()));
+      throw e;
     }
     // Counted before the acks so that a caller who saw its ack also sees it in stats().
     batches++;
@@ -363,7 +374,8 @@ public final class LogWriter implements Closeable {
         LOG.warn("the log in {} takes writes again: the failed batch landed at its attempt {}, {} ms after the"
             + " first failure", dir, attempt, Duration.between(since, Instant.now()).toMillis());
         return w;
-      } catch (SegmentIdRefusedException e) {
+      } catch (SegmentIdRefusedException | InterruptedIOException e) {
+        // Refused as not above the newest segment: fatal. Interrupted: the writer is being stopped.
         synchronized (stateLock) {
           outage = null;
         }
@@ -455,6 +467,12 @@ public final class LogWriter implements Closeable {
     }
     LOG.error("the log stopped accepting writes: {}", String.valueOf(cause), cause);
     failQueued(this::unavailable);
+  }
+
+  /** For the callers of a batch that was being written when the log stopped: it may be in the log or not. */
+  private LogUnavailableException outcomeUnknown() {
+    return new LogUnavailableException("the log in " + dir + " stopped accepting writes while this write was being"
+        + " written: its outcome is unknown (it is applied if a later replay finds it in the log): " + failure, failure);
   }
 
   private LogUnavailableException unavailable() {

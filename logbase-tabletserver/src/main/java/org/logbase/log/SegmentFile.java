@@ -5,6 +5,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Closeables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +41,7 @@ public final class SegmentFile implements Closeable {
       s.write(SegmentFiles.header(number));
       s.hflush();
     } catch (IOException e) {
-      s.close();
+      Closeables.closeAfter(s, e); // its close fails too, with the write's own exception
       throw e;
     }
     return new SegmentFile(number, p, s);

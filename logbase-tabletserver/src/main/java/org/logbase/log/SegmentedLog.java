@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Failures;
 import org.logbase.common.Threads;
 import org.logbase.files.FileIds;
 import org.logbase.files.WrittenFiles;
@@ -46,6 +47,8 @@ final class SegmentedLog implements Closeable {
   private long nextLsn;
   private long lastSegment;
   private SegmentFile current;
+  /** Whether a write to {@link #current} failed: it is abandoned, not closed, at the end. */
+  private boolean currentFailed;
 
   // Statistics, written by the writing thread only.
   private volatile long bytes;
@@ -104,7 +107,7 @@ final class SegmentedLog implements Closeable {
       try {
         return writeOnNewSegment(b);
       } catch (IOException second) {
-        second.addSuppressed(first);
+        Failures.suppress(second, first);
         throw second;
       }
     }
@@ -122,7 +125,12 @@ final class SegmentedLog implements Closeable {
       files.close(failed.number(), failed::abandon);
     }
     current = createNext();
-    return rollIfFull(writeAndFlush(b));
+    try {
+      return rollIfFull(writeAndFlush(b));
+    } catch (IOException e) {
+      currentFailed = true; // the next attempt abandons it, or the close does
+      throw e;
+    }
   }
 
   private Written rollIfFull(Written w) {
@@ -180,6 +188,7 @@ final class SegmentedLog implements Closeable {
       throw new SegmentIdRefusedException("file id " + number + " is not above the log's last segment " + lastSegment);
     }
     lastSegment = number;
+    currentFailed = false;
     long blockSize = (config.segmentBytes() + config.maxBatchBytes() + BLOCK_ROUNDING - 1) / BLOCK_ROUNDING
         * BLOCK_ROUNDING;
     SegmentFile s = SegmentFile.create(fs, dir, number, blockSize);
@@ -220,7 +229,10 @@ final class SegmentedLog implements Closeable {
       throw new IOException("interrupted while closing segments", e);
     }
     if (current != null) {
-      files.close(current.number(), current);
+      // A segment whose write failed (a close during the retries of a batch) cannot be closed:
+      // its pipeline is broken. It is abandoned, as each failed attempt's segment was.
+      SegmentFile last = current;
+      files.close(last.number(), currentFailed ? last::abandon : last);
     }
   }
 }

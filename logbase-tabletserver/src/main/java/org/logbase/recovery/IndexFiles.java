@@ -11,6 +11,7 @@ import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Closeables;
 import org.logbase.files.SharedPaths;
 import org.logbase.index.BLinkTree;
 import org.logbase.index.IndexCursor;
@@ -60,7 +61,8 @@ public final class IndexFiles {
     long maxTs = 0;
     Set<Long> files = new TreeSet<>();
     long lastFile = -1;
-    try (FSDataOutputStream raw = fs.create(idxTmp, true)) {
+    FSDataOutputStream raw = fs.create(idxTmp, true);
+    try {
       ChunkWriter out = new ChunkWriter(raw, crc);
       out.buf().putInt(MAGIC).putInt(VERSION).putInt(id.tableId()).putInt(id.tabletId()).putInt(group).putLong(lsn);
       IndexCursor c = index.range(null, null);
@@ -81,7 +83,11 @@ public final class IndexFiles {
       out.drain();
       raw.write(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
       raw.hsync();
+    } catch (IOException | RuntimeException e) {
+      Closeables.closeAfter(raw, e); // not try-with-resources: see Failures.suppress
+      throw e;
     }
+    raw.close();
     rename(idxTmp, idx);
     return GroupCheckpoint.newBuilder().setColumnGroup(group).setIndexPath(SharedPaths.store(fs, idx))
         .setEntries(count).setIndexCrc((int) crc.getValue()).setMaxTimestamp(maxTs).addAllFileIds(files)

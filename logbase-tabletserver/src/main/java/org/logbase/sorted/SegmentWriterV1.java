@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
+import org.logbase.common.Failures;
 
 /**
  * Writes a format version 1 segment: the header, then each data block as it fills (compressed, or
@@ -161,6 +162,10 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     finished = true;
     try {
       out.close();
+    } catch (IOException e) {
+      // A new exception: a failed HDFS stream's close throws its write's exception again, which the
+      // failure being handled (try-with-resources) could not take as suppressed.
+      throw new IOException("closing the unfinished segment " + temporary + " failed", e);
     } finally {
       fs.delete(temporary, false);
     }
@@ -171,7 +176,7 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     try {
       fs.delete(temporary, false);
     } catch (IOException | RuntimeException e) {
-      failure.addSuppressed(e);
+      Failures.suppress(failure, e);
     }
     return failure;
   }
@@ -181,7 +186,7 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
     try {
       close();
     } catch (IOException e) {
-      failure.addSuppressed(e);
+      Failures.suppress(failure, e);
     }
     throw failure;
   }

@@ -1,16 +1,21 @@
 package org.logbase.files;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.CannotObtainBlockLengthException;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.testing.MiniHdfs;
@@ -41,6 +46,44 @@ class LeasesTest {
           "the case this is about: an open file whose last block's length no DataNode can tell");
       try (FSDataInputStream in = Leases.open(reader, p)) {
         assertArrayEquals(flushed, readAll(in));
+      }
+    }
+  }
+
+  /**
+   * The server's own reads of a segment it still writes never take its lease: the writer's next
+   * flush would fail and push the log into a retry for nothing. Once the writer gave the file up
+   * (its close failed: abandoned), the reads recover the lease and read it.
+   */
+  @Test
+  void aServerRecoversTheLeaseOfAFileOnlyOnceItNoLongerWritesIt() throws Exception {
+    try (MiniHdfs hdfs = new MiniHdfs(tmp)) {
+      Configuration conf = new Configuration(hdfs.conf());
+      // The client asks for the open last block's length 3 times, 4 s apart, by default.
+      conf.setInt("dfs.client.retry.times.get-last-block-length", 1);
+      conf.setInt("dfs.client.retry.interval-ms.get-last-block-length", 100);
+      try (FileSystem server = FileSystem.newInstance(hdfs.uri("/"), conf);
+          FileRegistry files = new FileRegistry(server, 4)) {
+        Path p = new Path("/logbase/servers/ts1/log/seg-1.log");
+        byte[] flushed = "acknowledged records".getBytes(StandardCharsets.UTF_8);
+        FSDataOutputStream out = server.create(p);
+        files.created(7, p);
+        out.write(flushed);
+        out.hflush();
+        hdfs.cluster().restartDataNode(0, true);
+        hdfs.cluster().waitActive();
+
+        assertThrows(CannotObtainBlockLengthException.class, () -> files.readFully(7, 0, new byte[flushed.length]));
+        DistributedFileSystem dfs = (DistributedFileSystem) server;
+        assertFalse(dfs.isFileClosed(p), "the lease of a file this server writes stays its writer's");
+
+        assertThrows(IOException.class, () -> files.close(7, () -> {
+          throw new IOException("its pipeline is broken: the close failed");
+        }));
+        byte[] read = new byte[flushed.length];
+        files.readFully(7, 0, read);
+        assertArrayEquals(flushed, read);
+        assertTrue(dfs.isFileClosed(p), "abandoned by its writer: recovered by the read");
       }
     }
   }

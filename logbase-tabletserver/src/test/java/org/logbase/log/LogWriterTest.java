@@ -28,6 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.logbase.common.LogUnavailableException;
 import org.logbase.files.FileRegistry;
 import org.logbase.files.ReadGuard;
@@ -185,13 +187,52 @@ class LogWriterTest {
     assertEquals(Set.of(1L, 2L, 3L), lsns, "the refused write is not in the log");
   }
 
+  /**
+   * @param headersLand whether each new segment's header lands and only the batch fails (the close
+   *     then finds a segment whose pipeline broke, which it must abandon, not close)
+   */
+  @ParameterizedTest(name = "headers land: {0}")
+  @ValueSource(booleans = {false, true})
+  void aCloseEndsTheRetriesOfABatchThatCannotBeWritten(boolean headersLand) throws Exception {
+    LogWriter w = open(LogConfig.DEFAULT);
+    w.append(List.of(rec(1)), Durability.HFLUSH).get();
+    if (headersLand) {
+      fs.failNextFlushesButFirstOnes(Integer.MAX_VALUE);
+    } else {
+      fs.failNextFlushes(Integer.MAX_VALUE);
+    }
+    CompletableFuture<List<AppendedRecord>> stuck = w.append(List.of(rec(2)), Durability.HFLUSH);
+    Await.until("the failed batch is being written again", w::isRetrying);
+    closeWithin30s(w);
+    ExecutionException e = assertThrows(ExecutionException.class, () -> stuck.get(30, TimeUnit.SECONDS));
+    assertInstanceOf(LogUnavailableException.class, e.getCause());
+    assertTrue(w.isFailed());
+    assertEquals(1, applied.size(), "nothing after the failure was applied");
+  }
+
   @Test
-  void aCloseEndsTheRetriesOfABatchThatCannotBeWritten() throws Exception {
+  void aBugMetWhileABatchIsWrittenAgainFailsItsCallersAndStopsTheLogInsteadOfLeavingThemWaiting() throws Exception {
     LogWriter w = open(LogConfig.DEFAULT);
     w.append(List.of(rec(1)), Durability.HFLUSH).get();
     fs.failNextFlushes(Integer.MAX_VALUE);
     CompletableFuture<List<AppendedRecord>> stuck = w.append(List.of(rec(2)), Durability.HFLUSH);
     Await.until("the failed batch is being written again", w::isRetrying);
+    fs.throwOnNextCreate(new IllegalStateException("a bug in the file system client"));
+    ExecutionException e = assertThrows(ExecutionException.class, () -> stuck.get(30, TimeUnit.SECONDS));
+    assertInstanceOf(LogUnavailableException.class, e.getCause());
+    assertTrue(e.getCause().getMessage().contains("outcome is unknown"), e.getCause().getMessage());
+    assertTrue(w.isFailed());
+    assertFalse(w.isRetrying(), "no longer retrying: the log stopped");
+    ExecutionException refused = assertThrows(ExecutionException.class,
+        () -> w.append(List.of(rec(3)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
+    assertTrue(refused.getCause().getMessage().contains("stopped accepting writes"), refused.getCause().getMessage());
+    fs.failNextFlushes(0);
+    closeWithin30s(w);
+    assertEquals(1, applied.size(), "nothing after the failure was applied");
+  }
+
+  /** Closes {@code w}, failing the test if the close throws or hangs. */
+  private static void closeWithin30s(LogWriter w) throws Exception {
     CompletableFuture.runAsync(() -> {
       try {
         w.close();
@@ -199,10 +240,6 @@ class LogWriterTest {
         throw new UncheckedIOException(x);
       }
     }).get(30, TimeUnit.SECONDS);
-    ExecutionException e = assertThrows(ExecutionException.class, () -> stuck.get(30, TimeUnit.SECONDS));
-    assertInstanceOf(LogUnavailableException.class, e.getCause());
-    assertTrue(w.isFailed());
-    assertEquals(1, applied.size(), "nothing after the failure was applied");
   }
 
   @Test

@@ -61,12 +61,16 @@ class RpcErrorsTest {
   }
 
   @Test
-  void aFileSystemThatFailsOnTheServerIsUnavailableThereAndRetriableButAMissingFileIsTheServersError() {
-    LogBaseException hdfsDown = RpcErrors.fromStatus(RpcErrors.toStatus(new UncheckedIOException(
-        new ConnectException("Call From vm/127.0.0.1 to localhost:8020 failed on connection exception"))), "scan");
+  void aFileSystemThatFailsForTheMomentIsUnavailableAndRetriableButAnyOtherIOExceptionIsTheServersError() {
+    LogBaseException hdfsDown = RpcErrors.fromStatus(RpcErrors.toStatus(new StorageUnavailableException(
+        "Call From vm/127.0.0.1 to localhost:8020 failed on connection exception")), "scan");
     assertInstanceOf(StorageUnavailableException.class, hdfsDown);
     assertTrue(hdfsDown.getMessage().startsWith("the file system failed: "), hdfsDown.getMessage());
     assertTrue(RpcErrors.isRetriable(hdfsDown));
+    // Which file-system failures are "not now" is the tablet server's to say (StorageFailures).
+    LogBaseException other = RpcErrors.fromStatus(RpcErrors.toStatus(new UncheckedIOException(
+        new ConnectException("refused"))), "scan");
+    assertEquals(ErrorCode.INTERNAL, ErrorCode.of(other));
     LogBaseException gone = RpcErrors.fromStatus(RpcErrors.toStatus(new FileNotFoundException("seg-7.log")), "scan");
     assertEquals(ErrorCode.INTERNAL, ErrorCode.of(gone));
     assertTrue(gone.getMessage().startsWith("internal error: "), gone.getMessage());

@@ -4,6 +4,8 @@ import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
+import org.logbase.common.CorruptRecordException;
+import org.logbase.common.LogBaseException;
 import org.logbase.common.rpc.RpcErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,9 +79,13 @@ final class Calls {
   }
 
   static void fail(StreamObserver<?> observer, Throwable e) {
-    if (!(e instanceof org.logbase.common.LogBaseException) && !(e instanceof IllegalArgumentException)) {
+    Throwable typed = StorageFailures.forCaller(e);
+    if ((!(typed instanceof LogBaseException) && !(typed instanceof IllegalArgumentException))
+        || typed instanceof CorruptRecordException) {
       LOG.warn("request failed", e);
+    } else if (typed != e) {
+      LOG.debug("request failed: {}", typed.toString()); // the file system: its outage is logged where it is met
     }
-    observer.onError(RpcErrors.toStatus(e));
+    observer.onError(RpcErrors.toStatus(typed));
   }
 }

@@ -1,0 +1,45 @@
+package org.logbase.common;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Closing after a failure, where the close may throw that very failure again (a failed HDFS stream). */
+class CloseablesTest {
+
+  @Test
+  void aCloseThatThrowsTheFailureAgainLeavesItAsItWas() {
+    IOException failure = new IOException("All datanodes are bad. Aborting...");
+    Closeable failedStream = () -> {
+      throw failure;
+    };
+    Closeables.closeAfter(failedStream, failure);
+    assertArrayEquals(new Throwable[0], failure.getSuppressed());
+  }
+
+  @Test
+  void aCloseThatFailsOtherwiseIsKeptAsSuppressed() {
+    IOException failure = new IOException("write failed");
+    IOException closing = new IOException("close failed");
+    Closeables.closeAfter(() -> {
+      throw closing;
+    }, failure);
+    assertArrayEquals(new Throwable[] {closing}, failure.getSuppressed());
+  }
+
+  @Test
+  void closingTwoThingsThatThrowTheSameExceptionThrowsItOnce() {
+    IOException shared = new IOException("the file system is closed");
+    Closeable c = () -> {
+      throw shared;
+    };
+    IOException thrown = assertThrows(IOException.class, () -> Closeables.closeAll(List.of(c, c)));
+    assertSame(shared, thrown);
+    assertArrayEquals(new Throwable[0], thrown.getSuppressed());
+  }
+}

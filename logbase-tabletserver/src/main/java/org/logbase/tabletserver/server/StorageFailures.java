@@ -1,0 +1,65 @@
+package org.logbase.tabletserver.server;
+
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.util.Set;
+import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.hdfs.BlockMissingException;
+import org.apache.hadoop.hdfs.CannotObtainBlockLengthException;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.ipc.RetriableException;
+import org.apache.hadoop.ipc.StandbyException;
+import org.logbase.common.CorruptRecordException;
+import org.logbase.common.LogBaseException;
+import org.logbase.common.StorageUnavailableException;
+import org.logbase.sorted.SegmentDamageException;
+
+/**
+ * What a failed file-system call means to the caller of a request. Only failures that say "not
+ * now" become {@link StorageUnavailableException} (retriable): a NameNode or DataNode not reached or
+ * timing out, a block no DataNode serves at the moment, a NameNode in safe mode or standby. Damage
+ * (a sorted segment failing its checks, HDFS checksums failing) becomes
+ * {@link CorruptRecordException}: retrying it cannot help. Anything else (a file missing where the
+ * server expected it, a tablet opened that was split, file ids used up) stays what it is, the
+ * server's own error, reported as internal.
+ */
+final class StorageFailures {
+  /** Hadoop exceptions that mean "not now", thrown here or sent by the NameNode. */
+  private static final Set<String> TRANSIENT = Set.of(BlockMissingException.class.getName(),
+      CannotObtainBlockLengthException.class.getName(), RetriableException.class.getName(),
+      StandbyException.class.getName(), "org.apache.hadoop.hdfs.server.namenode.SafeModeException");
+  /** Causes looked at, at most: a chain is finite, but not always acyclic. */
+  private static final int MAX_DEPTH = 16;
+
+  private StorageFailures() {}
+
+  /** {@code t} as the caller should see it: typed if it is the storage failing, else unchanged. */
+  static Throwable forCaller(Throwable t) {
+    if (t instanceof LogBaseException) {
+      return t;
+    }
+    Throwable c = t;
+    for (int depth = 0; c != null && depth < MAX_DEPTH; depth++, c = c.getCause()) {
+      if (c instanceof LogBaseException typed) {
+        return typed;
+      } else if (c instanceof SegmentDamageException || c instanceof ChecksumException) {
+        return withCause(new CorruptRecordException("damaged data: " + c.getMessage()), t);
+      } else if (isTransient(c)) {
+        return withCause(new StorageUnavailableException(t.getMessage()), t);
+      }
+    }
+    return t;
+  }
+
+  private static boolean isTransient(Throwable c) {
+    return c instanceof ConnectException || c instanceof SocketTimeoutException || c instanceof NoRouteToHostException
+        || TRANSIENT.contains(c.getClass().getName())
+        || (c instanceof RemoteException r && TRANSIENT.contains(r.getClassName()));
+  }
+
+  private static LogBaseException withCause(LogBaseException e, Throwable cause) {
+    e.initCause(cause);
+    return e;
+  }
+}
