@@ -94,7 +94,7 @@ final class TableCatalog {
     }
     LOG.info("created table '{}' (id {}) with {} tablets on {} servers", name, created.getSpec().getId(),
         tablets.size(), created.getTabletsList().stream().map(TabletLocation::getServerId).distinct().count());
-    TabletCommands.awaitQuietly(commands.openAll(created, live), waitForServers);
+    TabletCommands.awaitWhileLive(commands.openAll(created, live), waitForServers, () -> liveServers.read().keySet());
     return TableMetas.withAddresses(created, live);
   }
 
@@ -193,7 +193,7 @@ final class TableCatalog {
    */
   private TableMeta reopen(String table, Duration waitForServers) throws Exception {
     Map<String, String> live;
-    CompletableFuture<Void> opens;
+    Map<String, CompletableFuture<Void>> opens;
     TableMeta now;
     synchronized (assignmentLock) {
       // On the assignment as it is now: a tablet moved since the update is re-opened on its new
@@ -209,7 +209,7 @@ final class TableCatalog {
       live = liveServers.read();
       opens = commands.openAll(reopen.build(), live);
     }
-    TabletCommands.awaitQuietly(opens, waitForServers);
+    TabletCommands.awaitWhileLive(opens, waitForServers, () -> liveServers.read().keySet());
     return TableMetas.withAddresses(now, live);
   }
 

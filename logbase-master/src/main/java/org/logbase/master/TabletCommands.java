@@ -101,7 +101,7 @@ final class TabletCommands {
   }
 
   /** Opens every tablet of the tables whose server is live, one batch per server; the others wait for their server. */
-  CompletableFuture<Void> openAll(List<TableMeta> metas, Map<String, String> liveServers) {
+  Map<String, CompletableFuture<Void>> openAll(List<TableMeta> metas, Map<String, String> liveServers) {
     Map<String, List<Assignment>> byServer = new LinkedHashMap<>();
     for (TableMeta meta : metas) {
       for (TabletLocation t : meta.getTabletsList()) {
@@ -117,13 +117,13 @@ final class TabletCommands {
         }
       }
     }
-    List<CompletableFuture<Void>> opens = new ArrayList<>();
-    byServer.forEach((server, tablets) -> opens.add(open(server, liveServers.get(server), tablets)));
-    return CompletableFuture.allOf(opens.toArray(CompletableFuture[]::new));
+    Map<String, CompletableFuture<Void>> opens = new LinkedHashMap<>();
+    byServer.forEach((server, tablets) -> opens.put(server, open(server, liveServers.get(server), tablets)));
+    return opens;
   }
 
-  /** Opens every tablet of {@code meta} whose server is live. */
-  CompletableFuture<Void> openAll(TableMeta meta, Map<String, String> liveServers) {
+  /** Opens every tablet of {@code meta} whose server is live: each server's opens as one future. */
+  Map<String, CompletableFuture<Void>> openAll(TableMeta meta, Map<String, String> liveServers) {
     return openAll(List.of(meta), liveServers);
   }
 
@@ -206,12 +206,10 @@ final class TabletCommands {
   }
 
   /**
-   * Waits up to {@code max} for commands to finish, so that a caller's next request finds its
-   * tablets open; past that the commands go on in the background.
-   */
-  /**
-   * Waits at most {@code max} for each server's commands, but not for a server no longer live (its
-   * session expired: paused, cut off or dead, it serves nothing now), checked every quarter second.
+   * Waits at most {@code max} for each server's commands, so that a caller's next request finds its
+   * tablets open (or closed); past that the commands go on in the background. Not for a server no
+   * longer live (its session expired: paused, cut off or dead, it serves nothing now), checked every
+   * quarter second: its tablets are the failover's.
    */
   static void awaitWhileLive(Map<String, CompletableFuture<Void>> byServer, Duration max, LiveCheck live)
       throws Exception {
@@ -248,14 +246,5 @@ final class TabletCommands {
     Set<String> ids() throws Exception;
   }
 
-  static void awaitQuietly(CompletableFuture<Void> commands, Duration max) throws InterruptedException {
-    try {
-      commands.get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      LOG.info("tablet servers have not answered within {} ms; the commands go on in the background",
-          max.toMillis());
-    } catch (ExecutionException e) {
-      throw new AssertionError("tablet commands never fail", e);
-    }
-  }
+
 }

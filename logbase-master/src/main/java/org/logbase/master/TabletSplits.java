@@ -192,7 +192,8 @@ final class TabletSplits {
     List<TabletCommands.Assignment> open = split.getTabletsList().stream()
         .filter(x -> x.getTablet().getTabletId() == intent.getLeftId() || x.getTablet().getTabletId() == intent.getRightId())
         .map(x -> TabletCommands.Assignment.of(split.getSpec(), x)).toList();
-    TabletCommands.awaitQuietly(commands.open(server, address, open), commandDeadline);
+    TabletCommands.awaitWhileLive(Map.of(server, commands.open(server, address, open)), commandDeadline,
+        () -> liveServers.read().keySet());
     LOG.info("split tablet {} at {} into tablets {} and {} on {}", name, Bytes.toStringBinary(at), intent.getLeftId(),
         intent.getRightId(), server);
     return new Split(intent.getLeftId(), intent.getRightId(), at, server);

@@ -51,6 +51,8 @@ final class FakeTabletServer implements AutoCloseable {
   private final List<SplitTabletRequest> splits = new CopyOnWriteArrayList<>();
   /** CloseTablet calls wait for it (let go: answered at once). */
   private volatile CountDownLatch closeGate = new CountDownLatch(0);
+  /** OpenTablets calls wait for it (let go: answered at once). */
+  private volatile CountDownLatch openGate = new CountDownLatch(0);
   private volatile boolean failCloses;
   private volatile boolean failOpens;
   private volatile boolean leaveOutOpens;
@@ -77,6 +79,7 @@ final class FakeTabletServer implements AutoCloseable {
           public void openTablets(OpenTabletsRequest request, StreamObserver<OpenTabletsResponse> out) {
             opens.addAll(request.getTabletsList());
             batches.add(request.getTabletsCount());
+            awaitGate(openGate);
             if (failOpens) {
               out.onError(Status.UNAVAILABLE.withDescription("fake: cannot open now").asRuntimeException());
               return;
@@ -109,13 +112,7 @@ final class FakeTabletServer implements AutoCloseable {
           @Override
           public void closeTablet(CloseTabletRequest request, StreamObserver<CloseTabletResponse> out) {
             closes.add(request);
-            try {
-              if (!closeGate.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("fake: a held close was never let go");
-              }
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
+            awaitGate(closeGate);
             if (failCloses) {
               out.onError(Status.UNAVAILABLE.withDescription("fake: could not close").asRuntimeException());
               return;
@@ -204,6 +201,25 @@ final class FakeTabletServer implements AutoCloseable {
     return splits;
   }
 
+  private static void awaitGate(CountDownLatch gate) {
+    try {
+      if (!gate.await(30, TimeUnit.SECONDS)) {
+        throw new AssertionError("fake: a held call was never let go");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** OpenTablets calls from now on are recorded and then wait until {@link #letOpensGo}. */
+  void holdOpens() {
+    openGate = new CountDownLatch(1);
+  }
+
+  void letOpensGo() {
+    openGate.countDown();
+  }
+
   /** CloseTablet calls from now on are recorded and then wait until {@link #letClosesGo}. */
   void holdCloses() {
     closeGate = new CountDownLatch(1);
@@ -218,12 +234,12 @@ final class FakeTabletServer implements AutoCloseable {
     failCloses = fail;
   }
 
-  /** Whether OpenTablet calls fail (they are recorded either way). */
   /** OpenTablets answers that it left every tablet out, as a server whose ZooKeeper check refused them. */
   void leaveOutOpens(boolean leaveOut) {
     leaveOutOpens = leaveOut;
   }
 
+  /** Whether OpenTablet calls fail (they are recorded either way). */
   void failOpens(boolean fail) {
     failOpens = fail;
   }

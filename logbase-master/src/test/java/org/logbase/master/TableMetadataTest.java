@@ -219,6 +219,30 @@ class TableMetadataTest {
   }
 
   @Test
+  void aCreateDoesNotWaitForAServerThatIsNoLongerLive() throws Exception {
+    List<FakeTabletServer> all = List.copyOf(master.servers().values());
+    FakeTabletServer held = all.get(0);
+    held.holdOpens();
+    try {
+      // Four tablets per server: every server, the held one too, gets some.
+      String[] splits = new String[4 * all.size() - 1];
+      for (int i = 0; i < splits.length; i++) {
+        splits[i] = String.format("k%02d", i);
+      }
+      CompletableFuture<TableMeta> create = CompletableFuture.supplyAsync(
+          () -> master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", splits))));
+      Await.until("the open reaches the held server", () -> create.isDone() || held.opens().stream()
+          .anyMatch(o -> o.getTable().getName().equals("t")));
+      assertFalse(create.isDone(), "the create waits for the held server: " + create);
+      held.unregister(); // its session expired
+      TableMeta meta = create.get(20, TimeUnit.SECONDS); // the open is held 30 s, the command deadline about as long
+      assertEquals(4 * all.size(), meta.getTabletsCount());
+    } finally {
+      held.letOpensGo();
+    }
+  }
+
+  @Test
   void dropTableRemovesItAndClosesItsTablets() throws Exception {
     TableMeta meta = master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("t", "k")));
     master.admin().call(s -> s.createTable(MasterAdmin.simpleTable("other")));
