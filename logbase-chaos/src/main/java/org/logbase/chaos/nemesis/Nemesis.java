@@ -106,7 +106,11 @@ public final class Nemesis {
           return;
         }
         Fault next = first.poll();
-        inject(next != null ? next : pick(random()));
+        if (next == null) {
+          inject(pick(random()));
+        } else if (!injected(next)) {
+          first.add(next); // no free victim (another fault had it): later, by whichever thread comes
+        }
       }
     } catch (Throwable e) {
       LOG.error("nemesis thread failed", e);
@@ -164,6 +168,13 @@ public final class Nemesis {
         failures.add(e);
       }
     }
+  }
+
+  /** Injects {@code f}; false if it found nothing to act on (every candidate busy with another fault). */
+  private boolean injected(Fault f) throws Exception {
+    int before = counts().getOrDefault(f, 0);
+    inject(f);
+    return counts().getOrDefault(f, 0) > before;
   }
 
   private void inject(Fault f) throws Exception {
