@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.logbase.chaos.check.ListAppendChecker;
 import org.logbase.chaos.check.Result;
 import org.logbase.chaos.cluster.ChaosCluster;
@@ -114,6 +115,7 @@ public final class Chaos implements Callable<Integer> {
 
   /** How long after the heal every tablet has to take a write (a log retrying a batch lands it by then). */
   private static final Duration WRITABLE_WITHIN = Duration.ofSeconds(60);
+  private static final Duration WRITABLE_EACH_AT_LEAST = Duration.ofSeconds(10);
 
   private final PrintStream out;
 
@@ -311,28 +313,48 @@ public final class Chaos implements Callable<Integer> {
   private void checkWritable(LogBaseClient client, List<String> problems) throws InterruptedException {
     long deadline = System.nanoTime() + WRITABLE_WITHIN.toNanos();
     int tablets = 0;
-    for (String table : client.admin().listTables()) {
-      TableDescription d = client.admin().describeTable(table);
+    List<String> tables = new ArrayList<>(List.of(ListAppend.TABLE, Bank.TABLE, Writes.TABLE, Counter.TABLE));
+    if (slowScanRows > 0) {
+      tables.add(SlowScans.TABLE);
+    }
+    for (String table : tables) {
+      TableDescription d = retrying(() -> client.admin().describeTable(table), deadline);
+      if (d == null) {
+        problems.add("table '" + table + "' could not be described " + WRITABLE_WITHIN.toSeconds()
+            + " s after the faults ended");
+        continue;
+      }
       String column = d.schema().columnGroups().get(0).columns().get(0);
       for (TabletInfo t : d.tablets()) {
         byte[] key = t.startKey().length == 0 ? new byte[] {0} : t.startKey();
         tablets++;
-        while (true) {
-          try {
-            client.table(table).put(key, Map.of(column, Bytes.utf8("written after the heal")));
-            break;
-          } catch (LogBaseException e) {
-            if (System.nanoTime() > deadline) {
-              problems.add("tablet " + t.tabletId() + " of '" + table + "' (on " + t.serverId() + ") took no write "
-                  + WRITABLE_WITHIN.toSeconds() + " s after the faults ended: " + e.getMessage());
-              break;
-            }
-            Thread.sleep(500);
-          }
+        // Each tablet gets some seconds of its own even when earlier ones used up the minute.
+        long until = Math.max(deadline, System.nanoTime() + WRITABLE_EACH_AT_LEAST.toNanos());
+        if (retrying(() -> client.table(table).put(key, Map.of(column, Bytes.utf8("written after the heal"))),
+            until) == null) {
+          problems.add("tablet " + t.tabletId() + " of '" + table + "' (on " + t.serverId() + ") took no write "
+              + WRITABLE_WITHIN.toSeconds() + " s after the faults ended: " + lastRetryFailure);
         }
       }
     }
     say("writable: %d tablets each took a write after the heal", tablets);
+  }
+
+  private String lastRetryFailure;
+
+  /** What {@code call} returns once it succeeds, tried every half second until {@code until}; null if it never did. */
+  private <T> T retrying(Supplier<T> call, long until) throws InterruptedException {
+    while (true) {
+      try {
+        return call.get();
+      } catch (LogBaseException e) {
+        lastRetryFailure = e.getMessage();
+        if (System.nanoTime() > until) {
+          return null;
+        }
+        Thread.sleep(500);
+      }
+    }
   }
 
   /** In-doubt transactions resolve within the lock TTL; a lock that stays is a liveness bug. */

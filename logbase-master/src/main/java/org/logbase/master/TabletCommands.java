@@ -212,7 +212,7 @@ final class TabletCommands {
    * quarter second: its tablets are the failover's.
    */
   static void awaitWhileLive(Map<String, CompletableFuture<Void>> byServer, Duration max, LiveCheck live)
-      throws Exception {
+      throws InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
     Map<String, CompletableFuture<Void>> waiting = new LinkedHashMap<>(byServer);
     while (true) {
@@ -220,8 +220,16 @@ final class TabletCommands {
       if (waiting.isEmpty()) {
         return;
       }
-      Set<String> liveNow = live.ids();
-      waiting.keySet().removeIf(server -> !liveNow.contains(server));
+      Set<String> liveNow;
+      try {
+        liveNow = live.ids();
+      } catch (Exception e) {
+        // ZooKeeper not reached for the moment: wait on for everyone (the command itself is done)
+        LOG.debug("live servers not known now ({}); waiting on", e.toString());
+        liveNow = Set.copyOf(waiting.keySet());
+      }
+      Set<String> stillLive = liveNow;
+      waiting.keySet().removeIf(server -> !stillLive.contains(server));
       long left = deadline - System.nanoTime();
       if (waiting.isEmpty() || left <= 0) {
         if (!waiting.isEmpty()) {

@@ -374,13 +374,18 @@ public final class LogWriter implements Closeable {
         LOG.warn("the log in {} takes writes again: the failed batch landed at its attempt {}, {} ms after the"
             + " first failure", dir, attempt, Duration.between(since, Instant.now()).toMillis());
         return w;
-      } catch (SegmentIdRefusedException | InterruptedIOException e) {
-        // Refused as not above the newest segment: fatal. Interrupted: the writer is being stopped.
+      } catch (SegmentIdRefusedException e) {
         synchronized (stateLock) {
-          outage = null;
+          outage = null; // refused as not above the newest segment: fatal
         }
         return null;
       } catch (IOException e) {
+        if (interrupted(e)) {
+          synchronized (stateLock) {
+            outage = null; // the writer is being stopped
+          }
+          return null;
+        }
         LOG.warn("writing the failed batch of the log in {} again failed (attempt {}): {}", dir, attempt,
             String.valueOf(e));
         cause = e;
@@ -391,6 +396,15 @@ public final class LogWriter implements Closeable {
       }
       pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
     }
+  }
+
+  /**
+   * Whether {@code e} says the writer thread was interrupted. Not its subclasses: a socket or
+   * connect timeout of HDFS ({@code SocketTimeoutException}, Hadoop's {@code ConnectTimeoutException})
+   * is an {@link InterruptedIOException} too, and means only "not now".
+   */
+  private static boolean interrupted(IOException e) {
+    return e.getClass() == InterruptedIOException.class || Thread.currentThread().isInterrupted();
   }
 
   /** Refuses every request waiting in the queue (none of them is in the log). */

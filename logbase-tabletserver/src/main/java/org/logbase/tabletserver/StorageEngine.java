@@ -25,6 +25,7 @@ import java.util.function.LongPredicate;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
+import org.logbase.common.Failures;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotServingTabletException;
@@ -216,7 +217,7 @@ public final class StorageEngine implements Closeable {
           fs.close();
         }
       } catch (IOException | RuntimeException closing) {
-        e.addSuppressed(closing);
+        Failures.suppress(e, closing);
       }
       throw e;
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -229,6 +230,22 @@ class LogWriterTest {
     fs.failNextFlushes(0);
     closeWithin30s(w);
     assertEquals(1, applied.size(), "nothing after the failure was applied");
+  }
+
+  @Test
+  void aTimeoutWhileTheBatchIsWrittenAgainIsOneMoreFailedAttemptNotTheEndOfTheLog() throws Exception {
+    try (LogWriter w = open(LogConfig.DEFAULT)) {
+      w.append(List.of(rec(1)), Durability.HFLUSH).get();
+      fs.failNextFlushes(Integer.MAX_VALUE);
+      CompletableFuture<List<AppendedRecord>> stuck = w.append(List.of(rec(2)), Durability.HFLUSH);
+      Await.until("the failed batch is being written again", w::isRetrying);
+      // A NameNode that does not answer in time: an InterruptedIOException, yet nothing was interrupted.
+      fs.failNextCreates(2, () -> new SocketTimeoutException("60000 millis timeout while waiting for channel"));
+      Await.until("the timeouts were met", () -> fs.createsLeftToFail() == 0);
+      fs.failNextFlushes(0);
+      assertEquals(2L, stuck.get(30, TimeUnit.SECONDS).get(0).record().lsn(), "the batch landed");
+      assertFalse(w.isFailed());
+    }
   }
 
   /** Closes {@code w}, failing the test if the close throws or hangs. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
@@ -39,9 +40,22 @@ public final class FlakyFileSystem extends FilterFileSystem {
     failingFlushes.set(n);
   }
 
+  private volatile Supplier<IOException> createFailure = () -> new IOException("injected create failure");
+
   /** The next {@code n} file creations throw. */
   public void failNextCreates(int n) {
+    failNextCreates(n, () -> new IOException("injected create failure"));
+  }
+
+  /** The next {@code n} file creations throw what {@code failure} makes. */
+  public void failNextCreates(int n, Supplier<IOException> failure) {
+    createFailure = failure;
     failingCreates.set(n);
+  }
+
+  /** How many of the creations asked to fail have not been tried yet. */
+  public int createsLeftToFail() {
+    return failingCreates.get();
   }
 
   /** The next file creation throws {@code e} (not an I/O error: a bug, say). */
@@ -57,7 +71,7 @@ public final class FlakyFileSystem extends FilterFileSystem {
       throw bug;
     }
     if (failingCreates.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
-      throw new IOException("injected create failure for " + f);
+      throw createFailure.get();
     }
     FSDataOutputStream inner = fs.create(f, permission, overwrite, bufferSize, replication, blockSize, progress);
     return new FSDataOutputStream(new Flaky(inner), null);

@@ -2,6 +2,8 @@ package org.logbase.chaos.cluster;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -16,15 +18,17 @@ final class Ports {
   static final int LOW = 12000;
   static final int HIGH = 23000;
   private static final int ATTEMPTS = 200;
+  /** Handed out by this process: its daemons bind them only later, so a bind check alone would not see them. */
+  private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
 
   private Ports() {}
 
-  /** A port in [LOW, HIGH) that nothing listens on now. */
+  /** A port in [LOW, HIGH) that nothing listens on now, and not handed out before by this process. */
   static int free() throws IOException {
     ThreadLocalRandom rnd = ThreadLocalRandom.current();
     for (int i = 0; i < ATTEMPTS; i++) {
       int port = rnd.nextInt(LOW, HIGH);
-      if (bindable(port)) {
+      if (bindable(port) && GIVEN.add(port)) {
         return port;
       }
     }

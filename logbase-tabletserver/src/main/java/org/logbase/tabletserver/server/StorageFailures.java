@@ -1,7 +1,6 @@
 package org.logbase.tabletserver.server;
 
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.util.Set;
 import org.apache.hadoop.fs.ChecksumException;
@@ -17,8 +16,8 @@ import org.logbase.sorted.SegmentDamageException;
 
 /**
  * What a failed file-system call means to the caller of a request. Only failures that say "not
- * now" become {@link StorageUnavailableException} (retriable): a NameNode or DataNode not reached or
- * timing out, a block no DataNode serves at the moment, a NameNode in safe mode or standby. Damage
+ * now" become {@link StorageUnavailableException} (retriable): a NameNode or DataNode not reached,
+ * timing out or dropping the connection, a block no DataNode serves at the moment, a NameNode in safe mode or standby. Damage
  * (a sorted segment failing its checks, HDFS checksums failing) becomes
  * {@link CorruptRecordException}: retrying it cannot help. Anything else (a file missing where the
  * server expected it, a tablet opened that was split, file ids used up) stays what it is, the
@@ -28,7 +27,8 @@ final class StorageFailures {
   /** Hadoop exceptions that mean "not now", thrown here or sent by the NameNode. */
   private static final Set<String> TRANSIENT = Set.of(BlockMissingException.class.getName(),
       CannotObtainBlockLengthException.class.getName(), RetriableException.class.getName(),
-      StandbyException.class.getName(), "org.apache.hadoop.hdfs.server.namenode.SafeModeException");
+      StandbyException.class.getName(), "org.apache.hadoop.hdfs.server.namenode.SafeModeException",
+      "org.apache.hadoop.ipc.ServerNotRunningYetException");
   /** Causes looked at, at most: a chain is finite, but not always acyclic. */
   private static final int MAX_DEPTH = 16;
 
@@ -53,7 +53,8 @@ final class StorageFailures {
   }
 
   private static boolean isTransient(Throwable c) {
-    return c instanceof ConnectException || c instanceof SocketTimeoutException || c instanceof NoRouteToHostException
+    // SocketException: refused, reset, no route (a NameNode or DataNode killed or restarting).
+    return c instanceof SocketException || c instanceof SocketTimeoutException
         || TRANSIENT.contains(c.getClass().getName())
         || (c instanceof RemoteException r && TRANSIENT.contains(r.getClassName()));
   }

@@ -18,6 +18,7 @@ import org.logbase.client.LogBaseClient;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
 import org.logbase.common.Echo;
+import org.logbase.common.Failures;
 import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
 import org.logbase.common.ZooKeeperClients;
@@ -164,7 +165,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
       try {
         close();
       } catch (RuntimeException closing) {
-        e.addSuppressed(closing);
+        Failures.suppress(e, closing);
       }
       throw e;
     }

@@ -10,6 +10,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.Path;
@@ -34,7 +35,9 @@ class StorageFailuresTest {
         new CompletionException(new ConnectTimeoutException("connect timed out")),
         new IOException("read failed", new BlockMissingException("seg-7", "Could not obtain block", 0)),
         new RemoteException("org.apache.hadoop.hdfs.server.namenode.SafeModeException", "Name node is in safe mode"),
-        new RemoteException("org.apache.hadoop.ipc.StandbyException", "Operation category READ is not supported")}) {
+        new RemoteException("org.apache.hadoop.ipc.StandbyException", "Operation category READ is not supported"),
+        new RemoteException("org.apache.hadoop.ipc.ServerNotRunningYetException", "Server is not running yet"),
+        new IOException("Failed on local exception", new SocketException("Connection reset"))}) {
       LogBaseException seen = seenByClient(t);
       assertInstanceOf(StorageUnavailableException.class, seen, t.toString());
       assertTrue(seen.getMessage().startsWith("the file system failed: "), seen.getMessage());
