@@ -291,17 +291,15 @@ public final class Chaos implements Callable<Integer> {
   private void awaitServing(LogBaseClient client, List<String> problems) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
     for (String table : List.of(ListAppend.TABLE, Bank.TABLE, Writes.TABLE, Counter.TABLE)) {
-      while (true) {
-        try (Transaction t = client.beginReadOnly()) {
-          t.scan(table, ScanSpec.builder().limit(1).build());
-          break;
-        } catch (LogBaseException e) {
-          if (System.nanoTime() > deadline) {
-            problems.add("table '" + table + "' not readable 180 s after the faults ended: " + e.getMessage());
-            return;
+      try {
+        retrying(() -> {
+          try (Transaction t = client.beginReadOnly()) {
+            return t.scan(table, ScanSpec.builder().limit(1).build());
           }
-          Thread.sleep(500);
-        }
+        }, deadline);
+      } catch (LogBaseException e) {
+        problems.add("table '" + table + "' not readable 180 s after the faults ended: " + e.getMessage());
+        return;
       }
     }
   }
@@ -318,10 +316,12 @@ public final class Chaos implements Callable<Integer> {
       tables.add(SlowScans.TABLE);
     }
     for (String table : tables) {
-      TableDescription d = retrying(() -> client.admin().describeTable(table), deadline);
-      if (d == null) {
+      TableDescription d;
+      try {
+        d = retrying(() -> client.admin().describeTable(table), deadline);
+      } catch (LogBaseException e) {
         problems.add("table '" + table + "' could not be described " + WRITABLE_WITHIN.toSeconds()
-            + " s after the faults ended");
+            + " s after the faults ended: " + e.getMessage());
         continue;
       }
       String column = d.schema().columnGroups().get(0).columns().get(0);
@@ -330,27 +330,28 @@ public final class Chaos implements Callable<Integer> {
         tablets++;
         // Each tablet gets some seconds of its own even when earlier ones used up the minute.
         long until = Math.max(deadline, System.nanoTime() + WRITABLE_EACH_AT_LEAST.toNanos());
-        if (retrying(() -> client.table(table).put(key, Map.of(column, Bytes.utf8("written after the heal"))),
-            until) == null) {
+        try {
+          retrying(() -> client.table(table).put(key, Map.of(column, Bytes.utf8("written after the heal"))), until);
+        } catch (LogBaseException e) {
           problems.add("tablet " + t.tabletId() + " of '" + table + "' (on " + t.serverId() + ") took no write "
-              + WRITABLE_WITHIN.toSeconds() + " s after the faults ended: " + lastRetryFailure);
+              + WRITABLE_WITHIN.toSeconds() + " s after the faults ended: " + e.getMessage());
         }
       }
     }
     say("writable: %d tablets each took a write after the heal", tablets);
   }
 
-  private String lastRetryFailure;
-
-  /** What {@code call} returns once it succeeds, tried every half second until {@code until}; null if it never did. */
-  private <T> T retrying(Supplier<T> call, long until) throws InterruptedException {
+  /**
+   * What {@code call} returns once it succeeds, tried every half second (the cluster gives no
+   * notification to wait for) until {@code until}; past that, its last failure.
+   */
+  private static <T> T retrying(Supplier<T> call, long until) throws InterruptedException {
     while (true) {
       try {
         return call.get();
       } catch (LogBaseException e) {
-        lastRetryFailure = e.getMessage();
         if (System.nanoTime() > until) {
-          return null;
+          throw e;
         }
         Thread.sleep(500);
       }
