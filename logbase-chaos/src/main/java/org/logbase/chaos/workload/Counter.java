@@ -5,11 +5,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.logbase.client.LogBaseClient;
+import org.logbase.client.RowVersion;
 import org.logbase.client.ScanSpec;
+import org.logbase.client.Table;
 import org.logbase.client.TableDefinition;
 import org.logbase.client.Transaction;
 import org.logbase.common.Bytes;
+import org.logbase.common.HybridTimestamp;
+import org.logbase.common.LogBaseException;
 import org.logbase.common.Row;
 
 /**
@@ -28,6 +33,14 @@ public final class Counter {
         Bytes.utf8("m-3"), Bytes.utf8("m-6"));
   }
 
+  /** An increment acknowledged to {@code writer}: its transaction's start and commit timestamps. */
+  public record Increment(String writer, long start, long commit) {
+    @Override
+    public String toString() {
+      return writer + " (start " + HybridTimestamp.toString(start) + ", commit " + HybridTimestamp.toString(commit) + ")";
+    }
+  }
+
   /** One increment in a transaction, as {@code writer}; the caller commits. Returns the new value. */
   public static long increment(Transaction t, String writer) {
     Row r = t.get(TABLE, Bytes.utf8(COUNTER));
@@ -44,9 +57,12 @@ public final class Counter {
 
   /**
    * What is wrong after the run: the counter must equal the number of markers, the markers must be
-   * 1..counter, and every increment acknowledged to its writer must have its marker, naming it.
+   * 1..counter, and every increment acknowledged to its writer must have its marker, naming it, and
+   * no other writer. Each wrong increment is told with its writers' timestamps and the versions of
+   * the counter and marker rows about it, which show whether two commits both landed (a lost
+   * update) or one vanished.
    */
-  public static List<String> problems(LogBaseClient client, Map<Long, String> acknowledged) {
+  public static List<String> problems(LogBaseClient client, Map<Long, List<Increment>> acknowledged) {
     Map<Long, String> markers = new HashMap<>();
     long counter = 0;
     try (Transaction t = client.beginReadOnly()) {
@@ -74,12 +90,35 @@ public final class Counter {
         out.add("marker for increment " + v + " above the counter " + counter);
       }
     }
-    acknowledged.forEach((v, writer) -> {
-      if (!writer.equals(markers.get(v))) {
-        out.add("increment " + v + " acknowledged to " + writer + " has marker " + markers.get(v));
+    new TreeMap<>(acknowledged).forEach((v, writers) -> {
+      if (writers.size() > 1 || !writers.get(0).writer().equals(markers.get(v))) {
+        out.add("increment " + v + " acknowledged to " + writers + " has marker " + markers.get(v) + "; "
+            + evidence(client, v));
       }
     });
     return out;
+  }
+
+  /** The versions of the counter that hold {@code value} or the one before, and of its marker row. */
+  private static String evidence(LogBaseClient client, long value) {
+    try {
+      Table table = client.table(TABLE);
+      List<String> counter = new ArrayList<>();
+      for (RowVersion rv : table.versions(Bytes.utf8(COUNTER), List.of(VALUE), HybridTimestamp.LATEST, 100_000)) {
+        long v = rv.deleted() ? -1 : Long.parseLong(new String(rv.columns().get(VALUE), StandardCharsets.UTF_8));
+        if (v >= value - 1 && v <= value + 1) {
+          counter.add(v + "@" + HybridTimestamp.toString(rv.timestamp()));
+        }
+      }
+      List<String> marker = new ArrayList<>();
+      for (RowVersion rv : table.versions(Bytes.utf8(marker(value)), List.of(VALUE), HybridTimestamp.LATEST, 100)) {
+        marker.add((rv.deleted() ? "deleted" : new String(rv.columns().get(VALUE), StandardCharsets.UTF_8)) + "@"
+            + HybridTimestamp.toString(rv.timestamp()));
+      }
+      return "counter versions " + counter + ", marker versions " + marker;
+    } catch (LogBaseException e) {
+      return "versions not read: " + e;
+    }
   }
 
   private static long decode(Row r) {

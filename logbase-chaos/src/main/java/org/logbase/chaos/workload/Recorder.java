@@ -1,10 +1,12 @@
 package org.logbase.chaos.workload;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import org.logbase.chaos.history.HistoryFormat;
 import org.logbase.chaos.history.Outcome;
@@ -29,19 +31,20 @@ public final class Recorder {
   private final LongAdder slowScanRewrites = new LongAdder();
   private final LongAdder failedSlowScanRewrites = new LongAdder();
 
-  private final Map<Long, String> increments = new ConcurrentHashMap<>();
+  private final Map<Long, List<Counter.Increment>> increments = new ConcurrentHashMap<>();
 
-  /** A counter increment acknowledged to its writer. */
-  public void incremented(long value, String writer) {
-    String other = increments.putIfAbsent(value, writer);
-    if (other != null) {
-      // Two writers told they committed the same increment: a lost update; the check reports it.
-      increments.put(value, other + "+" + writer);
-    }
+  /**
+   * A counter increment acknowledged to its writer. Two writers told they committed the same value
+   * are a lost update; both are kept, for the check to report.
+   */
+  public void incremented(long value, Counter.Increment increment) {
+    increments.computeIfAbsent(value, v -> new CopyOnWriteArrayList<>()).add(increment);
   }
 
-  public Map<Long, String> increments() {
-    return Map.copyOf(increments);
+  public Map<Long, List<Counter.Increment>> increments() {
+    Map<Long, List<Counter.Increment>> copy = new HashMap<>();
+    increments.forEach((v, list) -> copy.put(v, List.copyOf(list)));
+    return copy;
   }
 
   public void txn(Txn t) {

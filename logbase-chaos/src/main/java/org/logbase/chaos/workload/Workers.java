@@ -119,8 +119,8 @@ public final class Workers {
           continue;
         }
         try {
-          t.commit();
-          recorder.incremented(value, writer);
+          long commit = t.commit();
+          recorder.incremented(value, new Counter.Increment(writer, t.startTimestamp(), commit));
         } catch (RuntimeException e) {
           backOffAfter(false); // a conflict (the counter is hot) or an unknown outcome
         }

@@ -84,6 +84,12 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       Tablet t = tablets.find(req.getTablet());
       if (req.getAsOf() != 0) {
         txns.awaitReadable(t.descriptor().schema().id(), req.getKey().toByteArray(), req.getAsOf());
+        // Read the tablet as served now, not as found before the wait: a compaction may have
+        // switched it to new indexes meanwhile, and a writer this read waited for (or one that
+        // finished just before the check) installed its version in those only. Read from the old
+        // tablet, a snapshot missed a version committed below it, and a transaction that read the
+        // row there committed over that version unchecked (a lost update; GetAfterSwitchTest).
+        t = tablets.find(req.getTablet());
       }
       if (req.getVersions() != 0) {
         return RowVersions.read(t, req.getKey().toByteArray(), columns(req.getColumnsList()), asOf(req.getAsOf()),
@@ -232,7 +238,9 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       AtomicBoolean expired = new AtomicBoolean();
       Context context = Context.current();
       try {
-        // The tablet as it is once the read has begun: the files it names stay until the read ends.
+        // The tablet as it is once the read has begun: the files it names stay until the read ends,
+        // and the versions of the writers the lock wait above waited for are in its indexes (a
+        // compaction may have switched the tablet meanwhile; see get).
         Tablet now = tablets.find(req.getTablet());
         RowBatches rows;
         if (req.getReverse()) {
