@@ -177,6 +177,9 @@ public final class Chaos implements Callable<Integer> {
     clusterSettings.put("compaction.unsorted.versions", "2000");
     clusterSettings.put("compaction.interval.ms", "10000");
     clusterSettings.put("log.gc.interval.ms", "8000");
+    // The bank ledger reads every account version since the load: compaction keeps them all for
+    // longer than the run (the default, 10 minutes, dropped the load's of a 600 s run).
+    clusterSettings.put("compaction.retention.ms", Long.toString((durationSeconds + 3600L) * 1000));
     clusterSettings.putAll(settings);
     CpuLimiter cpu = CpuLimiter.detect();
     say("chaos run in %s: %d s, faults %s, seed %d, %d masters, %d tablet servers, logs on %s%s; CPU starvation by %s",

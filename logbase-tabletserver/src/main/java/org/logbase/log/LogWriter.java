@@ -106,6 +106,8 @@ public final class LogWriter implements Closeable {
   private volatile Throwable failure;
   /** Why the batch being written again could not be written, while it is; else null. */
   private volatile Outage outage;
+  /** Completed with the cause when the log stops taking writes for good, unless a close stopped it. */
+  private final CompletableFuture<Throwable> stoppedForGood = new CompletableFuture<>();
 
   private record Outage(Throwable cause, Instant since) {}
 
@@ -193,6 +195,16 @@ public final class LogWriter implements Closeable {
   /** Whether the log has stopped accepting writes for good (closed while it retried, an Error applying a batch). */
   public boolean isFailed() {
     return failure != null;
+  }
+
+  /**
+   * Completes, with the cause, when the log stops taking writes for good while it is not being
+   * closed: an {@link Error} applying a batch, a bug met while writing one, the writer interrupted,
+   * a new segment's id refused. Nothing brings such a log back; its owner must stop using it (a
+   * tablet server exits, so that its tablets are recovered from the log elsewhere).
+   */
+  public CompletableFuture<Throwable> stoppedForGood() {
+    return stoppedForGood.copy();
   }
 
   /** Whether a batch that could not be written is being written again (and new writes are refused). */
@@ -474,13 +486,18 @@ public final class LogWriter implements Closeable {
   }
 
   private void stopWrites(Throwable cause) {
+    boolean byClose;
     synchronized (stateLock) {
       if (failure == null) {
         failure = cause;
       }
+      byClose = closed;
     }
     LOG.error("the log stopped accepting writes: {}", String.valueOf(cause), cause);
     failQueued(this::unavailable);
+    if (!byClose) {
+      stoppedForGood.complete(failure);
+    }
   }
 
   /** For the callers of a batch that was being written when the log stopped: it may be in the log or not. */

@@ -778,9 +778,9 @@ public final class StorageEngine implements Closeable {
     return segments.reads();
   }
 
-  /** Whether the log still accepts writes. */
-  public boolean isWritable() {
-    return !writer.isFailed();
+  /** Completes, with the cause, if the log stops taking writes for good (see {@link LogWriter#stoppedForGood}). */
+  public CompletableFuture<Throwable> logStopped() {
+    return writer.stoppedForGood();
   }
 
   /** Stops checkpointing, writes out what is queued, closes the log and the file system. */

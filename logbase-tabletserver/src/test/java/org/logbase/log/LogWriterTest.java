@@ -208,6 +208,7 @@ class LogWriterTest {
     ExecutionException e = assertThrows(ExecutionException.class, () -> stuck.get(30, TimeUnit.SECONDS));
     assertInstanceOf(LogUnavailableException.class, e.getCause());
     assertTrue(w.isFailed());
+    assertFalse(w.stoppedForGood().isDone(), "a close is no failure its owner must act on");
     assertEquals(1, applied.size(), "nothing after the failure was applied");
   }
 
@@ -224,6 +225,8 @@ class LogWriterTest {
     assertTrue(e.getCause().getMessage().contains("outcome is unknown"), e.getCause().getMessage());
     assertTrue(w.isFailed());
     assertFalse(w.isRetrying(), "no longer retrying: the log stopped");
+    assertInstanceOf(IllegalStateException.class, w.stoppedForGood().get(30, TimeUnit.SECONDS),
+        "its owner hears why the log stopped");
     ExecutionException refused = assertThrows(ExecutionException.class,
         () -> w.append(List.of(rec(3)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
     assertTrue(refused.getCause().getMessage().contains("stopped accepting writes"), refused.getCause().getMessage());
@@ -321,6 +324,7 @@ class LogWriterTest {
     assertInstanceOf(AssertionError.class, e.getCause());
     // The indexes may be half-updated: the log takes no more writes, and says so.
     org.logbase.testing.Await.until("the log stops accepting writes", w::isFailed);
+    assertInstanceOf(AssertionError.class, w.stoppedForGood().get(30, TimeUnit.SECONDS));
     ExecutionException later = assertThrows(ExecutionException.class,
         () -> w.append(List.of(rec(2)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
     assertInstanceOf(LogUnavailableException.class, later.getCause());

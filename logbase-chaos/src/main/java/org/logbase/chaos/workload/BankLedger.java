@@ -16,8 +16,8 @@ import org.logbase.common.HybridTimestamp;
  * Every transfer writes its two accounts at one commit timestamp, so the changes of the accounts
  * at any timestamp after the load sum to zero. A timestamp where they do not is a transfer with
  * one half lost (one account changed) or a lost update (an account's change computed from a
- * balance another commit had already replaced). Needs every version since the load: the run is
- * far shorter than compaction's retention.
+ * balance another commit had already replaced). Needs every version since the load: the run sets
+ * compaction's retention to longer than itself.
  */
 public final class BankLedger {
   private static final int PAGE = 1000;

@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.conf.Configuration;
 import org.logbase.client.LogBaseClient;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.Config;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Option;
 /**
  * A tablet server process: opens (recovers) its storage engine under {@code <fs root>/servers/<id>},
  * serves clients and the master over gRPC, registers in ZooKeeper and heartbeats to the active
- * master. It stops serving the moment its ZooKeeper session is lost, and then exits.
+ * master. It stops serving the moment its ZooKeeper session is lost, or its log stops taking writes
+ * for good, and then exits.
  */
 @Command(name = "tabletserver", mixinStandardHelpOptions = true, description = "Run a LogBase tablet server.")
 public final class TabletServer implements Callable<Integer>, AutoCloseable {
@@ -192,6 +194,9 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     String claim = paths.serverClaim(id);
     EphemeralClaim.take(zk, claim, "pid " + ProcessHandle.current().pid() + " on " + host, Duration.ofMillis(3L * sessionMs),
         "tablet server id '" + id + "'");
+    // A NameNode in safe mode (restarted with the cluster, or alone) would fail the recovery below.
+    FileSystemWait.await(serverRoot, new Configuration(),
+        Duration.ofMillis(config.getLong(FileSystemWait.WAIT_MS, FileSystemWait.DEFAULT_WAIT_MS)));
     engine = StorageEngine.open(EngineOptions.of(serverRoot, config, List.of())
         .withShared(URI.create(root.replaceAll("/+$", ""))).withClock(oracle)
         .withFileIds(lease.guard(new ZooKeeperFileIds(zk, paths.fileIds())))
@@ -200,6 +205,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         .withLogSeals(new ZooKeeperLogSeals(zk, paths))
         .withDroppedTables(new ZooKeeperDroppedTables(zk, paths)));
     tablets = new ServedTablets(engine, new ZooKeeperAssignments(zk, paths, id));
+    engine.logStopped().thenAccept(this::logStopped);
     Calls calls = new Calls(() -> {
       tablets.checkServing();
       lease.checkAnswering();
@@ -262,6 +268,20 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
 
   private void sessionLost() {
     tablets.stop("ZooKeeper session lost");
+    stopped.countDown();
+  }
+
+  /**
+   * The log stopped taking writes for good (an Error applying a batch, a bug met writing one):
+   * nothing here brings it back, and a server that kept its session would keep its tablets and
+   * refuse their writes until an operator restarted it. It stops serving and exits instead (status
+   * 2, as after a lost session), so that the master moves its tablets and their new servers
+   * recover them from its log.
+   */
+  private void logStopped(Throwable cause) {
+    LOG.error("the log stopped taking writes for good ({}): stopping this server, so that its tablets are recovered"
+        + " from its log elsewhere", String.valueOf(cause));
+    tablets.stop("its log stopped taking writes: " + cause);
     stopped.countDown();
   }
 

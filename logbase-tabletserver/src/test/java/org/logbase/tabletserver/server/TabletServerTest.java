@@ -24,6 +24,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -33,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.logging.Handler;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
@@ -847,6 +849,34 @@ class TabletServerTest {
     assertInstanceOf(ServerStoppingException.class, error(() -> data.get(GetRequest.newBuilder().setTablet(USERS0)
         .setKey(bytes("a")).build())));
     assertTrue(new ZkPaths(ZkPaths.DEFAULT_ROOT).server("ts1").endsWith("/servers/ts1"));
+  }
+
+  /**
+   * A log that stops taking writes for good (here its writer thread is interrupted; an Error while
+   * applying a batch does the same) is never brought back: the server must stop and exit, so that
+   * its tablets are recovered elsewhere, instead of keeping them and refusing their writes.
+   */
+  @Test
+  void aLogThatStopsForGoodStopsTheServer() throws Exception {
+    // Started again, to tell its log's writer thread from those other tests may have left behind.
+    channel.shutdownNow();
+    server.close();
+    Set<Thread> others = logWriters();
+    startServer();
+    Await.until(Duration.ofSeconds(30), "ts1 serves users/0 again", () -> serves(USERS0));
+    data.put(put("a", "name", new byte[1]).build());
+    List<Thread> writers = logWriters().stream().filter(t -> !others.contains(t)).toList();
+    assertEquals(1, writers.size(), "the server's log writer: " + writers);
+    writers.get(0).interrupt();
+    assertTrue(server.awaitStopped(Duration.ofSeconds(30)), "server still serving 30 s after its log stopped");
+    assertFalse(server.tabletsServing());
+    assertInstanceOf(ServerStoppingException.class, error(() -> data.get(GetRequest.newBuilder().setTablet(USERS0)
+        .setKey(bytes("a")).build())));
+  }
+
+  private static Set<Thread> logWriters() {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("log-writer-"))
+        .collect(Collectors.toSet());
   }
 
   @Test

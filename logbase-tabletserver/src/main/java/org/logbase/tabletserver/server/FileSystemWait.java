@@ -1,0 +1,87 @@
+package org.logbase.tabletserver.server;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.SafeMode;
+import org.apache.hadoop.fs.SafeModeAction;
+import org.logbase.common.StorageUnavailableException;
+import org.logbase.log.LogFileSystems;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Waits, as a tablet server starts, until the file system its log lives on takes requests: its
+ * root answers, and an HDFS NameNode is out of safe mode. A NameNode restarted (alone, or with the
+ * cluster) stays in safe mode until its DataNodes have reported their blocks; a server that began
+ * its recovery meanwhile failed at its first lease recovery and exited, again at each restart. An
+ * HBase region server waits for safe mode to end the same way. Failures that do not mean "not now"
+ * (a bad URI, no permission) end the wait at once.
+ */
+final class FileSystemWait {
+  private static final Logger LOG = LoggerFactory.getLogger(FileSystemWait.class);
+  /** How long a tablet server waits at start for its file system. */
+  static final String WAIT_MS = "tabletserver.fs.wait.ms";
+  static final long DEFAULT_WAIT_MS = 10 * 60 * 1000;
+  private static final Duration POLL = Duration.ofSeconds(1);
+  private static final Duration REPORT_EVERY = Duration.ofSeconds(10);
+
+  private FileSystemWait() {}
+
+  /** Returns once {@code root} takes requests; throws if it does not within {@code max}. */
+  static void await(URI root, Configuration conf, Duration max) throws IOException {
+    long start = System.nanoTime();
+    long reported = start;
+    try (FileSystem fs = LogFileSystems.open(root, conf)) {
+      while (true) {
+        String notYet = notReady(fs);
+        if (notYet == null) {
+          if (reported != start) {
+            LOG.info("the file system at {} takes requests after {} s", root, seconds(System.nanoTime() - start));
+          }
+          return;
+        }
+        long now = System.nanoTime();
+        if (now - start >= max.toNanos()) {
+          throw new IOException("the file system at " + root + " did not take requests within " + max.toSeconds()
+              + " s (" + WAIT_MS + "): " + notYet);
+        }
+        if (now - reported >= REPORT_EVERY.toNanos() || reported == start) {
+          LOG.warn("waiting for the file system at {} before recovering the log ({} s so far): {}", root,
+              seconds(now - start), notYet);
+          reported = now;
+        }
+        try {
+          Thread.sleep(POLL.toMillis()); // polls a NameNode that sends no notice when it is ready
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while waiting for the file system at " + root);
+        }
+      }
+    }
+  }
+
+  /** Why {@code fs} does not take requests yet, or null if it does. */
+  private static String notReady(FileSystem fs) throws IOException {
+    try {
+      fs.getFileStatus(new Path("/"));
+      if (fs instanceof SafeMode s && s.setSafeMode(SafeModeAction.GET)) {
+        return "the NameNode is in safe mode";
+      }
+      return null;
+    } catch (IOException e) {
+      if (StorageFailures.forCaller(e) instanceof StorageUnavailableException) {
+        return e.toString();
+      }
+      throw e;
+    }
+  }
+
+  private static long seconds(long nanos) {
+    return Duration.ofNanos(nanos).toSeconds();
+  }
+}
