@@ -125,6 +125,15 @@ final class TxnCoordinator {
       // lost): abort every one then. One that refused (a wrong route, a conflict) prepared nothing,
       // and after a wrong route the commit is tried again with these same participants.
       abortAll(startTs, primary, e instanceof OutcomeUnknown ? participants : prepared, deadline);
+      if (!prepared.isEmpty() && e instanceof NotServingTabletException) {
+        // Not tried again under this start timestamp: an abort just sent may reach a participant
+        // after the next attempt prepared there again (it waits no longer than its own deadline)
+        // and take back that attempt's half. Aborted, the transaction runs again from the start.
+        TransactionAbortedException aborted = new TransactionAbortedException("transaction " + startTs
+            + " aborted: a tablet it writes moved while it prepared (" + e.getMessage() + "); run it again");
+        aborted.initCause(e);
+        throw aborted;
+      }
       throw notCommitted(startTs, e);
     }
     long commitTs = timestamps.next();

@@ -15,6 +15,7 @@ import org.logbase.client.fake.FakeTabletServer;
 import org.logbase.common.Bytes;
 import org.logbase.common.ClusterConfig;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.TransactionAbortedException;
 import org.logbase.testing.Await;
 
 /** A two-phase commit that fails: what its participants are told, against fake servers. */
@@ -79,6 +80,34 @@ class TxnAbortTest {
           "a table with no tablet on the server not reached is not looked up again");
     } finally {
       paused.holdPrepares(false);
+    }
+  }
+
+  /**
+   * A secondary's tablet moved after the primary prepared: the secondary refuses the prepare (not
+   * served there) and the primary is sent an abort. The commit is not tried again under the same
+   * start timestamp (that abort could reach the primary, or another prepared participant, after the
+   * retry prepared there again, and take that half back): the transaction is aborted, to run again.
+   */
+  @Test
+  void aTabletMovedUnderAPrepareAbortsTheTransactionInsteadOfPreparingItAgain() {
+    FakeTabletServer primary = serverOf("a");
+    FakeTabletServer moved = serverOf("z");
+    assertNotEquals(primary.id(), moved.id(), "the two rows are on two servers");
+    int primaryIndex = primary == cluster.server(0) ? 0 : 1;
+    client.table("t").get(Bytes.utf8("z")); // the client knows where "z" is
+    int tablet = client.admin().describeTable("t").tablets().stream().filter(i -> i.serverId().equals(moved.id()))
+        .findFirst().orElseThrow().tabletId();
+    cluster.moveTablet("t", tablet, primaryIndex);
+    try {
+      Transaction txn = client.begin();
+      txn.put("t", Bytes.utf8("a"), Map.of("v", Bytes.utf8("1")));
+      txn.put("t", Bytes.utf8("z"), Map.of("v", Bytes.utf8("1")));
+      assertThrows(TransactionAbortedException.class, txn::commit);
+      Await.until(Duration.ofSeconds(20), "the primary's server gets the abort",
+          () -> primary.decides().contains("abort " + txn.startTimestamp()));
+    } finally {
+      cluster.moveTablet("t", tablet, 1 - primaryIndex);
     }
   }
 }

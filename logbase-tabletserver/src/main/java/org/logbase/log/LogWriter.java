@@ -192,14 +192,14 @@ public final class LogWriter implements Closeable {
     return r.done;
   }
 
-  /** Whether the log has stopped accepting writes for good (closed while it retried, an Error applying a batch). */
+  /** Whether the log has stopped accepting writes for good (closed while it retried, a failure applying a batch). */
   public boolean isFailed() {
     return failure != null;
   }
 
   /**
    * Completes, with the cause, when the log stops taking writes for good while it is not being
-   * closed: an {@link Error} applying a batch, a bug met while writing one, the writer interrupted,
+   * closed: a failure applying a durable batch, a bug met while writing one, the writer interrupted,
    * a new segment's id refused. Nothing brings such a log back; its owner must stop using it (a
    * tablet server exits, so that its tablets are recovered from the log elsewhere).
    */
@@ -470,12 +470,14 @@ public final class LogWriter implements Closeable {
     try {
       listener.onDurable(d.records(), d.end());
     } catch (Throwable e) {
-      // Durable but not applied: the caller must not believe the write is visible.
+      // Durable but not (wholly) applied: the caller must not believe the write is visible, and
+      // the indexes now lack what the log holds (a transaction's COMMIT in the log, its versions
+      // not installed, its outcome taken back in memory: an ABORT written after it would contradict
+      // the log). Only a replay makes them agree again: no more writes; the server exits and its
+      // tablets are recovered from the log.
       LOG.error("applying a durable batch failed", e);
       d.batch().forEach(r -> r.done.completeExceptionally(e));
-      if (!(e instanceof RuntimeException)) {
-        stopWrites(e); // an Error: the indexes may be half-updated, take no more writes
-      }
+      stopWrites(e);
       return;
     }
     int i = 0;

@@ -314,6 +314,26 @@ class LogWriterTest {
     assertEquals(java.util.Set.of("log-writer", "log-acker"), ackThreads, "both ways were taken");
   }
 
+  /**
+   * A RuntimeException applying a durable batch leaves the indexes without what the log holds, as an
+   * Error does: the log stops too. It used to go on, and a transaction whose COMMIT was durable but
+   * not applied could be aborted in memory afterwards and written ABORT behind its own COMMIT.
+   */
+  @Test
+  void aListenerThatThrowsARuntimeExceptionStopsWritesToo() throws Exception {
+    LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (batch, end) -> {
+      throw new IllegalStateException("index update failed halfway");
+    });
+    ExecutionException e = assertThrows(ExecutionException.class,
+        () -> w.append(List.of(rec(1)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
+    assertInstanceOf(IllegalStateException.class, e.getCause());
+    assertInstanceOf(IllegalStateException.class, w.stoppedForGood().get(30, TimeUnit.SECONDS));
+    ExecutionException later = assertThrows(ExecutionException.class,
+        () -> w.append(List.of(rec(2)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
+    assertInstanceOf(LogUnavailableException.class, later.getCause());
+    closeWithin30s(w);
+  }
+
   @Test
   void aListenerThatThrowsAnErrorFailsItsBatchAndStopsWritesWithoutHangingClose() throws Exception {
     LogWriter w = LogWriter.open(fs, dir, LogConfig.DEFAULT, 1, (batch, end) -> {

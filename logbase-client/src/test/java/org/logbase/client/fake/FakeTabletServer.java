@@ -52,8 +52,8 @@ import org.logbase.rpc.TabletSpec;
  * A tablet server that serves the tablets {@link FakeMetadata} assigns to it and answers
  * NOT_SERVING_TABLET for the others. Scans can be told to stay open or to fail part-way.
  * Transactions commit when all their rows are on one server (Commit; first committer wins); of
- * two-phase commit only the messages are faked: a prepare is answered (or held, unanswered) and
- * writes nothing, a decide is recorded and answered.
+ * two-phase commit only the messages are faked: a prepare is answered (or held, unanswered; or
+ * refused for a tablet not served here) and writes nothing, a decide is recorded and answered.
  */
 public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplBase {
   private final String id;
@@ -209,7 +209,10 @@ public final class FakeTabletServer extends TabletServiceGrpc.TabletServiceImplB
     if (holdPrepares) {
       return; // never answered: the client's deadline ends the call
     }
-    FakeRpc.respond(observer, PrepareResponse::getDefaultInstance);
+    FakeRpc.respond(observer, () -> {
+      request.getWritesList().forEach(w -> serve(w.getTablet(), w.getMutation().getKey())); // a wrong route is refused
+      return PrepareResponse.getDefaultInstance();
+    });
   }
 
   @Override
