@@ -10,12 +10,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.logbase.common.Config;
+import org.logbase.common.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +46,7 @@ public final class FileRegistry implements Closeable, WrittenFiles, ReadGuard {
   private final ConcurrentHashMap<Long, Path> paths = new ConcurrentHashMap<>();
   /** The files this server writes and has not closed: reads share the lock, the close holds it alone. */
   private final ConcurrentHashMap<Long, ReadWriteLock> beingWritten = new ConcurrentHashMap<>();
+  private volatile LongConsumer unreadableWhileWritten = id -> {};
   private final Cache<Long, Handle> open;
 
   public FileRegistry(FileSystem fs, Config config) {
@@ -102,6 +105,11 @@ public final class FileRegistry implements Closeable, WrittenFiles, ReadGuard {
     }
   }
 
+  @Override
+  public void whenUnreadable(LongConsumer stopWriting) {
+    this.unreadableWhileWritten = stopWriting;
+  }
+
   /** Where a file lives. */
   public Path path(long id) throws FileNotFoundException {
     Path p = paths.get(id);
@@ -129,9 +137,14 @@ public final class FileRegistry implements Closeable, WrittenFiles, ReadGuard {
       try {
         readOnce(id, offset, buf);
       } catch (IOException again) {
-        again.addSuppressed(e);
+        Failures.suppress(again, e);
         LOG.warn("reading {} bytes at offset {} of data file {} failed, on a stream opened anew too; {}",
             buf.length, offset, id, describe(id));
+        if (beingWritten.containsKey(id)) {
+          // Its writer holds it open and notices nothing until its next flush: it moves on to a
+          // new file and closes this one, after which a read recovers its lease if need be.
+          unreadableWhileWritten.accept(id);
+        }
         throw again;
       }
     }

@@ -2,6 +2,7 @@ package org.logbase.files;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -26,4 +27,11 @@ public interface WrittenFiles {
 
   /** Closes {@code file}, the file {@code id} this writer created, with no read of it under way. */
   void close(long id, Closeable file) throws IOException;
+
+  /**
+   * Tells the writer, through {@code stopWriting}, of a file it still writes that a read could not
+   * read (its DataNode restarted under it, say: nobody knows the length of its last block until the
+   * writer closes it). Files nobody reads are never unreadable.
+   */
+  default void whenUnreadable(LongConsumer stopWriting) {}
 }

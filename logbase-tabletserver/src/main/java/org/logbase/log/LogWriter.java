@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Supplier;
@@ -83,6 +85,8 @@ public final class LogWriter implements Closeable {
   }
 
   private static final Request CLOSE = new Request(List.of(), new byte[0][], false, 0);
+  /** Wakes the writer for the segments in {@link #rollAwayFrom}. */
+  private static final Request ROLL = new Request(List.of(), new byte[0][], false, 0);
 
   /** A flushed batch on its way to the listener and the callers. */
   private record Durable(List<Request> batch, List<AppendedRecord> records, LogPosition end) {}
@@ -104,8 +108,12 @@ public final class LogWriter implements Closeable {
   // Guarded by stateLock for writes; read without it for a fast refusal.
   private volatile boolean closed;
   private volatile Throwable failure;
+  /** Set by the acknowledger when a durable batch could not be applied: no later one is. */
+  private volatile boolean applyFailed;
   /** Why the batch being written again could not be written, while it is; else null. */
   private volatile Outage outage;
+  /** Segments a read could not read while this writer still had them open: written no further. */
+  private final Set<Long> rollAwayFrom = ConcurrentHashMap.newKeySet();
   /** Completed with the cause when the log stops taking writes for good, unless a close stopped it. */
   private final CompletableFuture<Throwable> stoppedForGood = new CompletableFuture<>();
 
@@ -154,6 +162,7 @@ public final class LogWriter implements Closeable {
       Listener listener) throws IOException {
     fs.mkdirs(dir);
     LogWriter w = new LogWriter(fs, dir, config, firstLsn, ids, files, listener);
+    files.whenUnreadable(w::rollAwayFrom);
     w.acker.start();
     w.thread.start();
     return w;
@@ -205,6 +214,19 @@ public final class LogWriter implements Closeable {
    */
   public CompletableFuture<Throwable> stoppedForGood() {
     return stoppedForGood.copy();
+  }
+
+  /**
+   * Asks the writer to go on in a new segment if it still writes segment {@code number}, and to
+   * close that one: a read of it failed. After its DataNode restarted under it, the length of its
+   * last block is known to nobody until the file is closed or its lease recovered, and this
+   * writer, which holds the lease, notices nothing until its next flush: on a log with no writes,
+   * reads of the segment's records failed until their deadline. Done between two batches.
+   */
+  public void rollAwayFrom(long number) {
+    if (rollAwayFrom.add(number)) {
+      queue.add(ROLL);
+    }
   }
 
   /** Whether a batch that could not be written is being written again (and new writes are refused). */
@@ -271,8 +293,9 @@ public final class LogWriter implements Closeable {
         return;
       }
       boolean closeSeen = first == CLOSE;
+      boolean rollSeen = first == ROLL;
       long batchBytes = 0;
-      if (!closeSeen) {
+      if (!closeSeen && !rollSeen) {
         batch.add(first);
         batchBytes = first.bytes;
       }
@@ -283,6 +306,8 @@ public final class LogWriter implements Closeable {
         }
         if (next == CLOSE) {
           closeSeen = true;
+        } else if (next == ROLL) {
+          rollSeen = true;
         } else {
           batch.add(next);
           batchBytes += next.bytes;
@@ -293,6 +318,12 @@ public final class LogWriter implements Closeable {
           batch.forEach(r -> r.done.completeExceptionally(unavailable()));
         } else {
           process(batch);
+        }
+      }
+      if (rollSeen && failure == null) {
+        for (Long number : List.copyOf(rollAwayFrom)) {
+          rollAwayFrom.remove(number);
+          log.rollAwayFrom(number);
         }
       }
       if (closeSeen) {
@@ -430,8 +461,8 @@ public final class LogWriter implements Closeable {
     List<Request> left = new ArrayList<>();
     queue.drainTo(left);
     for (Request r : left) {
-      if (r == CLOSE) {
-        queue.add(CLOSE);
+      if (r == CLOSE || r == ROLL) {
+        queue.add(r);
       } else {
         r.done.completeExceptionally(error.get());
       }
@@ -467,17 +498,24 @@ public final class LogWriter implements Closeable {
 
   /** Hands a durable batch to the listener, then completes its callers. */
   private void acknowledge(Durable d) {
+    if (applyFailed) {
+      // Behind a batch that could not be applied: applying this one would carry the indexes'
+      // position (and the next checkpoint) past records they lack.
+      d.batch().forEach(r -> r.done.completeExceptionally(outcomeUnknown()));
+      return;
+    }
     try {
       listener.onDurable(d.records(), d.end());
     } catch (Throwable e) {
-      // Durable but not (wholly) applied: the caller must not believe the write is visible, and
-      // the indexes now lack what the log holds (a transaction's COMMIT in the log, its versions
-      // not installed, its outcome taken back in memory: an ABORT written after it would contradict
-      // the log). Only a replay makes them agree again: no more writes; the server exits and its
-      // tablets are recovered from the log.
+      // Durable but not (wholly) applied: the indexes lack what the log holds (a transaction's
+      // COMMIT in the log, its versions not installed). Only a replay makes them agree again. The
+      // log stops before the callers hear: one of them taking the outcome back in memory must find
+      // no log to write a contradicting record to (an ABORT behind that COMMIT). The server exits
+      // and its tablets are recovered from the log.
       LOG.error("applying a durable batch failed", e);
-      d.batch().forEach(r -> r.done.completeExceptionally(e));
+      applyFailed = true;
       stopWrites(e);
+      d.batch().forEach(r -> r.done.completeExceptionally(outcomeUnknown()));
       return;
     }
     int i = 0;

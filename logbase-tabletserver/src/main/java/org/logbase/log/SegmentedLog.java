@@ -182,6 +182,15 @@ final class SegmentedLog implements Closeable {
     });
   }
 
+  /** Goes on in a new segment if segment {@code number} is the one written to now, and closes it. */
+  void rollAwayFrom(long number) {
+    if (current != null && current.number() == number) {
+      LOG.info("a read of log segment {} failed while it was written: writing on in a new segment and closing it",
+          number);
+      roll();
+    }
+  }
+
   private SegmentFile createNext() throws IOException {
     long number = ids.next();
     if (number <= lastSegment) {

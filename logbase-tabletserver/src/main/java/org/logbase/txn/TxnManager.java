@@ -288,9 +288,12 @@ public final class TxnManager implements AutoCloseable {
    */
   public Outcome resolve(long txnId, String primaryTable, byte[] primaryKey) {
     // The primary row is the record of the decision: a version of it written by this transaction
-    // means its COMMIT is in this server's log, whatever is (or is again) held in memory.
-    long ts = committedAt(txnId, primaryTable, primaryKey);
+    // means its COMMIT is in this server's log, whatever is (or is again) held in memory. Memory is
+    // read first: a decision applied between the two reads installs the version before it drops
+    // the transaction from memory, so one of them sees it (read the other way round, a commit
+    // landing in between was answered as aborted, and the secondaries dropped their halves).
     Prepared p = prepared.get(txnId);
+    long ts = committedAt(txnId, primaryTable, primaryKey);
     if (ts > 0) {
       if (p != null) {
         LOG.warn("transaction {} is committed at {} but was held as prepared here: releasing it", txnId, ts);

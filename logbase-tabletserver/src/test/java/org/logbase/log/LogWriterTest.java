@@ -334,7 +334,10 @@ class LogWriterTest {
     });
     ExecutionException e = assertThrows(ExecutionException.class,
         () -> w.append(List.of(rec(1)), Durability.HFLUSH).get(30, TimeUnit.SECONDS));
-    assertSame(failure, e.getCause());
+    assertInstanceOf(LogUnavailableException.class, e.getCause());
+    assertTrue(e.getCause().getMessage().contains("outcome is unknown"), e.getCause().getMessage());
+    assertSame(failure, e.getCause().getCause());
+    assertTrue(w.isFailed(), "stopped before its callers heard");
     assertSame(failure, w.stoppedForGood().get(30, TimeUnit.SECONDS), "its owner hears why the log stopped");
     assertTrue(w.isFailed());
     ExecutionException later = assertThrows(ExecutionException.class,

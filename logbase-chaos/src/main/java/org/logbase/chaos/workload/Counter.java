@@ -27,6 +27,8 @@ public final class Counter {
   public static final String TABLE = "ctr";
   static final String VALUE = "v";
   static final String COUNTER = "a-counter";
+  /** Versions asked for in one call: the most a server gives. */
+  private static final int PAGE = 1000;
 
   public static void createTable(LogBaseClient admin) {
     admin.admin().createTable(TableDefinition.builder(TABLE).columnGroup("c", VALUE).build(),
@@ -104,14 +106,23 @@ public final class Counter {
     try {
       Table table = client.table(TABLE);
       List<String> counter = new ArrayList<>();
-      for (RowVersion rv : table.versions(Bytes.utf8(COUNTER), List.of(VALUE), HybridTimestamp.LATEST, 100_000)) {
-        long v = rv.deleted() ? -1 : Long.parseLong(new String(rv.columns().get(VALUE), StandardCharsets.UTF_8));
-        if (v >= value - 1 && v <= value + 1) {
-          counter.add(v + "@" + HybridTimestamp.toString(rv.timestamp()));
+      // Newest first, a page at a time (a server gives at most 1,000 a call), down to below value - 1.
+      long asOf = HybridTimestamp.LATEST;
+      for (boolean more = true; more; ) {
+        List<RowVersion> page = table.versions(Bytes.utf8(COUNTER), List.of(VALUE), asOf, PAGE);
+        more = page.size() == PAGE;
+        for (RowVersion rv : page) {
+          String v = rv.deleted() ? "deleted" : new String(rv.columns().get(VALUE), StandardCharsets.UTF_8);
+          long n = v.matches("[0-9]{1,18}") ? Long.parseLong(v) : -1;
+          if (n >= value - 1 && n <= value + 1 || n < 0) {
+            counter.add(v + "@" + HybridTimestamp.toString(rv.timestamp()));
+          }
+          more &= n < 0 || n >= value - 1;
+          asOf = rv.timestamp() - 1;
         }
       }
       List<String> marker = new ArrayList<>();
-      for (RowVersion rv : table.versions(Bytes.utf8(marker(value)), List.of(VALUE), HybridTimestamp.LATEST, 100)) {
+      for (RowVersion rv : table.versions(Bytes.utf8(marker(value)), List.of(VALUE), HybridTimestamp.LATEST, PAGE)) {
         marker.add((rv.deleted() ? "deleted" : new String(rv.columns().get(VALUE), StandardCharsets.UTF_8)) + "@"
             + HybridTimestamp.toString(rv.timestamp()));
       }

@@ -36,7 +36,7 @@ final class FileSystemWait {
   static void await(URI root, Configuration conf, Duration max) throws IOException {
     long start = System.nanoTime();
     long reported = start;
-    try (FileSystem fs = LogFileSystems.open(root, conf)) {
+    try (FileSystem fs = LogFileSystems.open(root, quick(conf))) {
       while (true) {
         String notYet = notReady(fs);
         if (notYet == null) {
@@ -63,6 +63,20 @@ final class FileSystemWait {
         }
       }
     }
+  }
+
+  /**
+   * {@code conf} for polls that each end within seconds: by default one call to a NameNode that is
+   * not up retries its connection for many seconds (ten times; far more on timeouts), and the wait
+   * would overrun its limit by that.
+   */
+  private static Configuration quick(Configuration conf) {
+    Configuration c = new Configuration(conf);
+    c.setInt("ipc.client.connect.max.retries", 0);
+    c.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
+    c.setInt("ipc.client.connect.timeout", 5000);
+    c.setBoolean("dfs.client.retry.policy.enabled", false);
+    return c;
   }
 
   /** Why {@code fs} does not take requests yet, or null if it does. */

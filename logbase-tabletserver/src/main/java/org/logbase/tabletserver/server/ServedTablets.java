@@ -50,12 +50,18 @@ final class ServedTablets implements AutoCloseable {
    * of the table created again under its name (they would be lost with it).
    */
   Tablet find(TabletRef ref) {
+    Tablet t = findAgain(ref);
+    t.noteRequest();
+    return t;
+  }
+
+  /** {@link #find} for a request counted already: the tablet as served now (a compaction may have replaced it). */
+  Tablet findAgain(TabletRef ref) {
     checkServing();
     Tablet t = findServed(ref.getTable(), ref.getTableId(), ref.getTabletId());
     if (t == null) {
       throw notServing(ref.getTable(), ref.getTabletId());
     }
-    t.noteRequest();
     return t;
   }
 

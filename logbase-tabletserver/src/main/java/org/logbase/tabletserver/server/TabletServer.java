@@ -272,11 +272,12 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
   }
 
   /**
-   * The log stopped taking writes for good (an Error applying a batch, a bug met writing one):
-   * nothing here brings it back, and a server that kept its session would keep its tablets and
-   * refuse their writes until an operator restarted it. It stops serving and exits instead (status
-   * 2, as after a lost session), so that the master moves its tablets and their new servers
-   * recover them from its log.
+   * The log stopped taking writes for good (a failure applying a durable batch, a bug met writing
+   * one): nothing here brings it back, and a server that kept its session would keep its tablets
+   * and refuse their writes until an operator restarted it. It stops serving and, run as a process,
+   * exits (status 2, as after a lost session), so that the master moves its tablets and their new
+   * servers recover them from its log. Embedded (the standalone cluster, tests) it only stops
+   * serving, as after a lost session; its embedder decides.
    */
   private void logStopped(Throwable cause) {
     LOG.error("the log stopped taking writes for good ({}): stopping this server, so that its tablets are recovered"

@@ -89,7 +89,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         // finished just before the check) installed its version in those only. Read from the old
         // tablet, a snapshot missed a version committed below it, and a transaction that read the
         // row there committed over that version unchecked (a lost update; GetAfterSwitchTest).
-        t = tablets.find(req.getTablet());
+        t = tablets.findAgain(req.getTablet());
       }
       if (req.getVersions() != 0) {
         return RowVersions.read(t, req.getKey().toByteArray(), columns(req.getColumnsList()), asOf(req.getAsOf()),
@@ -241,7 +241,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
         // The tablet as it is once the read has begun: the files it names stay until the read ends,
         // and the versions of the writers the lock wait above waited for are in its indexes (a
         // compaction may have switched the tablet meanwhile; see get).
-        Tablet now = tablets.find(req.getTablet());
+        Tablet now = tablets.findAgain(req.getTablet());
         RowBatches rows;
         if (req.getReverse()) {
           rows = new ReverseBatches(new ForwardBatches(now, start, end, columns(req.getColumnsList()), filter, asOf,

@@ -852,8 +852,8 @@ class TabletServerTest {
   }
 
   /**
-   * A log that stops taking writes for good (here its writer thread is interrupted; an Error while
-   * applying a batch does the same) is never brought back: the server must stop and exit, so that
+   * A log that stops taking writes for good (here its writer thread is interrupted; a failure
+   * applying a durable batch does the same) is never brought back: the server must stop and exit, so that
    * its tablets are recovered elsewhere, instead of keeping them and refusing their writes.
    */
   @Test
