@@ -6,6 +6,7 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -321,8 +322,9 @@ public final class LogWriter implements Closeable {
         }
       }
       if (rollSeen && failure == null) {
-        for (Long number : List.copyOf(rollAwayFrom)) {
-          rollAwayFrom.remove(number);
+        for (Iterator<Long> i = rollAwayFrom.iterator(); i.hasNext(); ) {
+          long number = i.next();
+          i.remove();
           log.rollAwayFrom(number);
         }
       }

@@ -35,25 +35,27 @@ final class FileSystemWait {
   /** Returns once {@code root} takes requests; throws if it does not within {@code max}. */
   static void await(URI root, Configuration conf, Duration max) throws IOException {
     long start = System.nanoTime();
-    long reported = start;
+    boolean waited = false;
+    long lastReport = start;
     try (FileSystem fs = LogFileSystems.open(root, quick(conf))) {
       while (true) {
         String notYet = notReady(fs);
+        long now = System.nanoTime();
         if (notYet == null) {
-          if (reported != start) {
-            LOG.info("the file system at {} takes requests after {} s", root, seconds(System.nanoTime() - start));
+          if (waited) {
+            LOG.info("the file system at {} takes requests after {} s", root, seconds(now - start));
           }
           return;
         }
-        long now = System.nanoTime();
         if (now - start >= max.toNanos()) {
           throw new IOException("the file system at " + root + " did not take requests within " + max.toSeconds()
               + " s (" + WAIT_MS + "): " + notYet);
         }
-        if (now - reported >= REPORT_EVERY.toNanos() || reported == start) {
+        if (!waited || now - lastReport >= REPORT_EVERY.toNanos()) {
+          waited = true;
           LOG.warn("waiting for the file system at {} before recovering the log ({} s so far): {}", root,
               seconds(now - start), notYet);
-          reported = now;
+          lastReport = now;
         }
         try {
           Thread.sleep(POLL.toMillis()); // polls a NameNode that sends no notice when it is ready
