@@ -98,6 +98,14 @@ public final class ZkPaths {
   }
 
   /**
+   * The epoch that the commands of the master which left {@link #masterEpoch()} at
+   * {@code znodeVersion} carry (0, which servers admit, is never one: it means "none given").
+   */
+  public static long commandEpoch(int znodeVersion) {
+    return znodeVersion + 1L;
+  }
+
+  /**
    * Drops done: a persistent child per drop request id (its data: the table's name), written with
    * the drop, so that a drop sent again after a master failover finds it was done.
    */

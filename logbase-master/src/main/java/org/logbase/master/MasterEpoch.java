@@ -65,7 +65,7 @@ final class MasterEpoch {
 
   /** The epoch for commands to tablet servers (0 before this master was ever active). */
   long current() {
-    return epoch + 1L;
+    return ZkPaths.commandEpoch(epoch);
   }
 
   /**

@@ -42,13 +42,14 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   private final TabletCompactor compactor;
   private final TabletCloser closer;
   private static final Logger LOG = LoggerFactory.getLogger(TabletAdminServiceImpl.class);
-  private final MasterEpochFence epochs = new MasterEpochFence();
+  private final MasterEpochFence epochs;
   /** Splits wait for writes to drain: not on a gRPC thread, nor on the tablet opener's. */
   private final ExecutorService splitter = Executors.newSingleThreadExecutor(Threads.daemon("tablet-splitter"));
 
   /** @param drainMs how long a close waits for the tablet's writes and transactions in progress */
   TabletAdminServiceImpl(ServedTablets tablets, TxnManager txns, Calls calls, long drainMs, TabletCompactor compactor,
-      TabletCloser closer) {
+      TabletCloser closer, MasterEpochFence epochs) {
+    this.epochs = epochs;
     this.compactor = compactor;
     this.closer = closer;
     this.tablets = tablets;

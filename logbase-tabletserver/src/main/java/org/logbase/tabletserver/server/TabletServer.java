@@ -229,7 +229,8 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
         .maxInboundMessageSize(Math.toIntExact(config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES,
             ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES)))
         .addService(service)
-        .addService(new TabletAdminServiceImpl(tablets, txns, calls, drainMs, compactor, closer))
+        .addService(new TabletAdminServiceImpl(tablets, txns, calls, drainMs, compactor, closer,
+            MasterEpochFence.zooKeeper(zk, paths)))
         .build();
     rpc.start(); // assigned first, so that close() shuts it down if binding fails
     String address = advertise != null ? advertise : host + ":" + rpc.getPort();
