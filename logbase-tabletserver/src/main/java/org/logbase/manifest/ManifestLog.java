@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,12 +33,28 @@ import org.slf4j.LoggerFactory;
  * deleted; a file is thus complete from the moment it can be seen.
  *
  * <p>Appends are serialised by this object; one process at a time may write a tablet's manifest
- * (the server that serves the tablet).
+ * (the server that serves the tablet). A server that lost the tablet without noticing yet (paused
+ * past its session while a failover gave the tablet to another) may still try to write, and is
+ * fenced by the files themselves:
+ * <ul>
+ *   <li>a writer never appends to a file it did not write: its first edit after {@link #open}
+ *       writes the state whole into a new file (the new owner's takeover checkpoint does this before
+ *       the tablet serves), which deletes the files before it, so the old owner's next append finds
+ *       its file gone (on HDFS, an append already under way fails on its next write);
+ *   <li>a writer that finds a file newer than the newest it wrote or read has been superseded: it
+ *       writes nothing and fails with {@link ManifestFencedException};
+ *   <li>a rename into place never replaces a file: of two writers renaming to the same number,
+ *       the second fails (HDFS refuses a rename onto an existing file; on a local file system the
+ *       check before the rename leaves a window, see docs/architecture.md).
+ * </ul>
  */
 public final class ManifestLog {
   static final int ROLL_EDITS = 64;
   private static final Logger LOG = LoggerFactory.getLogger(ManifestLog.class);
   private static final Pattern NAME = Pattern.compile("MANIFEST-(\\d{20})");
+  private static final String TMP_SUFFIX = ".tmp";
+  /** A roll's file before its rename: {@code MANIFEST-<n>.<random>.tmp}. */
+  private static final Pattern TMP = Pattern.compile("MANIFEST-(\\d{20})\\.[-0-9a-f]+\\.tmp");
   private static final int MAX_EDIT_BYTES = 64 << 20;
 
   private final FileSystem fs;
@@ -45,23 +62,26 @@ public final class ManifestLog {
   private TabletManifest state;
   private long fileNumber;
   private int editsInFile;
-  /** The newest file ends in a torn edit: an edit appended after it would be unreadable. */
-  private boolean torn;
+  /**
+   * The next edit writes the state into a new file rather than appending: the newest file ends in a
+   * torn edit (an edit appended after it would be unreadable), or this object did not write it (it
+   * was read at {@link #open}: another process may still append to it).
+   */
+  private boolean mustRoll = true;
 
-  private ManifestLog(FileSystem fs, Path dir, TabletManifest state, long fileNumber, int editsInFile, boolean torn) {
+  private ManifestLog(FileSystem fs, Path dir, TabletManifest state, long fileNumber, int editsInFile) {
     this.fs = fs;
     this.dir = dir;
     this.state = state;
     this.fileNumber = fileNumber;
     this.editsInFile = editsInFile;
-    this.torn = torn;
   }
 
   /**
-   * The valid edits of a file, whether bytes after them were ignored, and whether those bytes were
-   * damage (an edit whole but failing its CRC) rather than an append cut short.
+   * The valid edits of a file, and whether bytes after them were damage (an edit whole but failing
+   * its CRC) rather than an append cut short.
    */
-  private record Read(List<ManifestEdit> edits, boolean torn, boolean damaged) {}
+  private record Read(List<ManifestEdit> edits, boolean damaged) {}
 
   /**
    * Reads the tablet's manifest in {@code dir} (empty if there is none yet).
@@ -75,8 +95,7 @@ public final class ManifestLog {
     for (Path p : files) {
       try {
         Read read = readEdits(fs, p, problems);
-        return new ManifestLog(fs, dir, applied(tablet, read.edits()), number(files.get(0)), read.edits().size(),
-            read.torn() || p != files.get(0));
+        return new ManifestLog(fs, dir, applied(tablet, read.edits()), number(files.get(0)), read.edits().size());
       } catch (IOException | IllegalArgumentException e) {
         problems.accept("manifest " + p + " is unusable (" + e.getMessage() + "); trying an older one");
       }
@@ -85,7 +104,7 @@ public final class ManifestLog {
       // Starting empty would forget where the tablet's data is: refuse instead.
       throw new IOException("no manifest of tablet " + tablet + " in " + dir + " can be read (" + files + ")");
     }
-    return new ManifestLog(fs, dir, TabletManifest.empty(tablet), 0, 0, false);
+    return new ManifestLog(fs, dir, TabletManifest.empty(tablet), 0, 0);
   }
 
   /**
@@ -121,17 +140,38 @@ public final class ManifestLog {
     return state;
   }
 
+  /**
+   * Throws {@link ManifestFencedException} if another process has written the manifest since this
+   * object read or wrote it. A check, not a fence: a writer paused right after it passes acts all the
+   * same; the edit that follows is fenced.
+   */
+  public synchronized void checkNotSuperseded() throws IOException {
+    List<Path> existing = filesNewestFirst(fs, dir);
+    if (!existing.isEmpty() && number(existing.get(0)) > fileNumber) {
+      throw superseded(existing.get(0));
+    }
+  }
+
   /** Whether a manifest file exists for the tablet. */
   public synchronized boolean exists() {
     return fileNumber > 0;
   }
 
-  /** Makes an edit durable (flushed to disk), then applies it to the published state. */
+  /**
+   * Makes an edit durable (flushed to disk), then applies it to the published state.
+   *
+   * @throws ManifestFencedException if another process has written the manifest since this object
+   *     read or wrote it (this server no longer owns the tablet): nothing was written
+   */
   public synchronized TabletManifest append(ManifestEdit edit) throws IOException {
     return append(List.of(edit));
   }
 
-  /** Makes edits durable together (one write: all or, after a crash, a prefix), then applies them. */
+  /**
+   * Makes edits durable together (one write: all or, after a crash, a prefix), then applies them.
+   *
+   * @throws ManifestFencedException as {@link #append(ManifestEdit)}
+   */
   public synchronized TabletManifest append(List<ManifestEdit> edits) throws IOException {
     TabletManifest next = state;
     List<byte[]> frames = new ArrayList<>(edits.size());
@@ -139,13 +179,13 @@ public final class ManifestLog {
       next = next.apply(edit);
       frames.add(frame(edit));
     }
-    if (fileNumber == 0 || editsInFile >= ROLL_EDITS || torn) {
+    if (fileNumber == 0 || editsInFile >= ROLL_EDITS || mustRoll) {
       roll(next);
     } else {
       try {
-        torn = true; // until the edit is whole on disk: should this fail, the next edit starts a new file
+        mustRoll = true; // until the edit is whole on disk: should this fail, the next edit starts a new file
         writeDurably(fs.append(file(fileNumber)), frames);
-        torn = false;
+        mustRoll = false;
         editsInFile += frames.size();
       } catch (IOException | UnsupportedOperationException e) {
         // Whatever part of the frame reached the file fails its CRC and is ignored by readers;
@@ -159,31 +199,51 @@ public final class ManifestLog {
   }
 
   private void roll(TabletManifest next) throws IOException {
-    List<Path> existing = filesNewestFirst(fs, dir);
-    long n = Math.max(fileNumber, existing.isEmpty() ? 0 : number(existing.get(0))) + 1;
+    checkNotSuperseded();
+    long n = fileNumber + 1;
     Path target = file(n);
-    Path tmp = target.suffix(".tmp");
+    Path tmp = new Path(dir, target.getName() + "." + UUID.randomUUID() + TMP_SUFFIX);
     fs.mkdirs(dir);
     List<ManifestEdit> edits = next.asEdits();
     List<byte[]> frames = new ArrayList<>(edits.size());
     edits.forEach(e -> frames.add(frame(e)));
-    writeDurably(fs.create(tmp, true), frames);
-    fs.delete(target, false);
-    if (!fs.rename(tmp, target)) {
+    writeDurably(fs.create(tmp, false), frames);
+    // HDFS refuses a rename onto an existing file by itself; the check covers file systems that
+    // would replace it (there, a rename racing another writer's can still win: a window, not a fence).
+    if (fs.exists(target) || !fs.rename(tmp, target)) {
+      deleteQuietly(tmp);
+      if (fs.exists(target)) {
+        throw superseded(target);
+      }
       throw new IOException("could not rename " + tmp + " to " + target);
     }
     fileNumber = n;
     editsInFile = edits.size();
-    torn = false;
-    for (Path old : filesNewestFirst(fs, dir)) {
-      if (number(old) < n) {
-        try {
-          fs.delete(old, false);
-        } catch (IOException e) {
-          // Readers take the newest file; an old one left behind is only clutter.
-          LOG.warn("could not delete the superseded manifest {}", old, e);
-        }
+    mustRoll = false;
+    for (FileStatus f : SharedPaths.list(fs, dir)) {
+      Path old = f.getPath();
+      Matcher tmpName = TMP.matcher(old.getName());
+      // Older files, and the temporary files of rolls that died or were fenced (a writer that still
+      // writes one fails at its rename: this number is taken).
+      if ((NAME.matcher(old.getName()).matches() && number(old) < n)
+          || (tmpName.matches() && Long.parseLong(tmpName.group(1)) <= n)) {
+        deleteQuietly(old);
       }
+    }
+  }
+
+  private ManifestFencedException superseded(Path newer) {
+    return new ManifestFencedException("manifest " + newer + " was written by another server after this one last"
+        + " read or wrote " + file(fileNumber) + ": the tablet is served elsewhere now, and this server's edit was"
+        + " not written");
+  }
+
+  private void deleteQuietly(Path p) {
+    try {
+      fs.delete(p, false);
+    } catch (IOException e) {
+      // Readers take the newest complete file; one left behind is only clutter.
+      LOG.warn("could not delete {}", p, e);
     }
   }
 
@@ -229,10 +289,8 @@ public final class ManifestLog {
     }
     ByteBuffer b = ByteBuffer.wrap(all);
     List<ManifestEdit> out = new ArrayList<>();
-    boolean torn = false;
     boolean damaged = false;
     while (b.remaining() > 0) {
-      torn = true; // until the edit below is read whole
       int at = b.position();
       if (b.remaining() < 8) {
         problems.accept("manifest " + p + ": incomplete edit at byte " + at + " ignored (a cut-short append)");
@@ -258,12 +316,11 @@ public final class ManifestLog {
       } catch (InvalidProtocolBufferException e) {
         throw new IOException("manifest " + p + " holds an edit that does not parse at byte " + at, e);
       }
-      torn = false;
     }
     if (out.isEmpty()) {
       throw new IOException("manifest " + p + " holds no edit");
     }
-    return new Read(out, torn, damaged);
+    return new Read(out, damaged);
   }
 
   private static List<Path> filesNewestFirst(FileSystem fs, Path dir) throws IOException {

@@ -105,6 +105,10 @@ public final class Manifests {
       // Without one, the daughters would not know which log holds the parent's data.
       throw new IllegalStateException("tablet " + parent + " has no checkpoint yet: checkpoint it before splitting");
     }
+    // Before the daughters' directories are written anew: a server that lost the parent to another
+    // (which may have split it, its daughters served since) must not touch them. A check only (see
+    // docs/architecture.md, "Check, then act"); the parent's retirement below is fenced.
+    p.checkNotSuperseded();
     daughter(parent, leftId, parent.startKey(), splitKey, pm, problems);
     daughter(parent, rightId, splitKey, parent.endKey(), pm, problems);
     p.append(ManifestEdit.newBuilder().setRetired(RetiredEdit.newBuilder().addDaughters(leftId).addDaughters(rightId))
