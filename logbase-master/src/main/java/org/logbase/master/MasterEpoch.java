@@ -19,8 +19,9 @@ import org.logbase.common.ZkPaths;
  * <p>A master that lost its role without noticing yet (paused past its session timeout, say) can
  * still be in the middle of a decision. Two things fence it: every metadata write is a ZooKeeper
  * transaction that also checks this version ({@link #commit}), so its writes fail once a successor
- * is active; and every command it sends a tablet server carries the epoch, so a server that has
- * already heard from the successor refuses it.
+ * is active; and every command it sends a tablet server carries the epoch, which the server compares
+ * with the znode's version when the command arrives, so it refuses the command once a successor is
+ * active.
  */
 final class MasterEpoch {
   private final CuratorFramework zk;

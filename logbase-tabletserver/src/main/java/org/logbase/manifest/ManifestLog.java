@@ -152,6 +152,35 @@ public final class ManifestLog {
     }
   }
 
+  /**
+   * Makes this object the manifest's writer before it acts on what it read: writes the state whole
+   * into a new file now (deleting the files before it), so that an edit another process appends
+   * from here on goes to a file nobody reads, and its roll is refused. No-op for a manifest that
+   * does not exist yet, or whose newest file this object wrote.
+   *
+   * @throws ManifestFencedException if another process wrote the manifest since it was read
+   */
+  public synchronized void claim() throws IOException {
+    if (fileNumber > 0 && mustRoll) {
+      roll(state);
+    }
+  }
+
+  /**
+   * Replaces the state with the one {@code edits} make from nothing, in a new file: for a manifest
+   * written anew (a split's daughter after an interrupted split left one), so that a writer of the
+   * old one is fenced as after {@link #claim} rather than finding a new file of the same number.
+   */
+  public synchronized TabletManifest replace(List<ManifestEdit> edits) throws IOException {
+    TabletManifest next = TabletManifest.empty(state.tablet());
+    for (ManifestEdit e : edits) {
+      next = next.apply(e);
+    }
+    roll(next);
+    state = next;
+    return next;
+  }
+
   /** Whether a manifest file exists for the tablet. */
   public synchronized boolean exists() {
     return fileNumber > 0;

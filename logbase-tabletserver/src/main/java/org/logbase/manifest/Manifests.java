@@ -13,7 +13,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
 import org.logbase.files.SharedPaths;
-import org.logbase.rpc.CheckpointEdit;
 import org.logbase.rpc.ManifestEdit;
 import org.logbase.rpc.RetiredEdit;
 import org.logbase.tablet.TabletDescriptor;
@@ -119,17 +118,24 @@ public final class Manifests {
       Consumer<String> problems) throws IOException {
     TabletId d = new TabletId(parent.schema().id(), id);
     forget(d);
-    if (fs.exists(directory(d))) {
-      // Left by a split of this parent cut short before the parent was retired: nobody opened it.
+    ManifestLog m;
+    try {
+      // A manifest here was left by a split of this parent cut short before the parent was retired
+      // (nobody opened it): replaced below by a newer file, so that a writer of it is fenced.
+      m = log(d, problems);
+    } catch (IOException unreadable) {
+      problems.accept("the manifest an interrupted split left for " + d + " is unreadable (" + unreadable.getMessage()
+          + "); its directory is written anew");
       if (!fs.delete(directory(d), true)) {
         throw new IOException("could not delete " + directory(d) + ", left by an interrupted split of " + parent);
       }
+      m = log(d, problems);
     }
-    ManifestLog m = log(d, problems);
-    m.append(ManifestEdit.newBuilder().setRange(TabletManifest.range(start, end)).build());
+    List<ManifestEdit> edits = new ArrayList<>();
+    edits.add(ManifestEdit.newBuilder().setRange(TabletManifest.range(start, end)).build());
     for (int i = pm.checkpoints().size() - 1; i >= 0; i--) {
-      CheckpointEdit c = pm.checkpoints().get(i);
-      m.append(ManifestEdit.newBuilder().setCheckpoint(c).build());
+      edits.add(ManifestEdit.newBuilder().setCheckpoint(pm.checkpoints().get(i)).build());
     }
+    m.replace(edits);
   }
 }

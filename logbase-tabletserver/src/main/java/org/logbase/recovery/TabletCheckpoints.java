@@ -144,6 +144,11 @@ public final class TabletCheckpoints {
       throw new IOException("tablet " + d + " was split into tablets " + m.daughters() + "; open those instead");
     }
     CheckpointEdit newest = m.newest();
+    if (newest != null && !newest.getLogDir().equals(SharedPaths.store(fs, ownLog))) {
+      // Taken over from another server, which may not know yet (paused past its session): from
+      // here on its manifest edits are refused or go where nobody reads them (ManifestLog).
+      log.claim();
+    }
     boolean segmentUnreadable = false;
     if (useCheckpoints && newest != null) {
       for (CheckpointEdit c : m.checkpoints()) {

@@ -530,6 +530,14 @@ public final class StorageEngine implements Closeable {
    * were drained), so nothing is lost either way.
    */
   public synchronized void closeTablet(TabletId id, boolean checkpoint) throws IOException {
+    TabletRegistry.Entry closed = close(id, checkpoint);
+    if (closed != null) {
+      checkpoints.forget(closed.tablet().descriptor());
+    }
+  }
+
+  /** Stops serving a tablet, keeping its manifest cached; the tablet's entry, or null if not served. */
+  private TabletRegistry.Entry close(TabletId id, boolean checkpoint) throws IOException {
     long t0 = System.nanoTime();
     TabletRegistry.Entry[] closed = {null};
     // Between checkpoint rounds: none may checkpoint the tablet after it left (see Checkpointer).
@@ -539,11 +547,10 @@ public final class StorageEngine implements Closeable {
         checkpointer.checkpoint(closed[0].groups());
       }
     });
-    if (closed[0] == null) {
-      return;
+    if (closed[0] != null) {
+      LOG.info("closed tablet {} ({} ms)", closed[0].tablet().descriptor(), (System.nanoTime() - t0) / 1_000_000);
     }
-    checkpoints.forget(closed[0].tablet().descriptor());
-    LOG.info("closed tablet {} ({} ms)", closed[0].tablet().descriptor(), (System.nanoTime() - t0) / 1_000_000);
+    return closed[0];
   }
 
   /** Whether the tablet was split (its manifest is retired). */
@@ -594,8 +601,16 @@ public final class StorageEngine implements Closeable {
       return checkpoints.split(parent, key, leftId, rightId);
     }
     byte[] at = splitKey(parent, key);
-    closeTablet(parent.id(), false);
-    byte[] done = checkpoints.split(parent, at, leftId, rightId);
+    // The parent's manifest as this server read and wrote it while serving stays cached through the
+    // close: the split's writes are fenced against it (another server that took the parent over
+    // since wrote a newer file), where a manifest read afresh would always look current.
+    byte[] done;
+    try {
+      close(parent.id(), false); // served: splitKey checked it, under this object's lock
+      done = checkpoints.split(parent, at, leftId, rightId);
+    } finally {
+      checkpoints.forget(parent);
+    }
     LOG.info("split tablet {} at {} into tablets {} and {}", parent, Bytes.toStringBinary(done), leftId, rightId);
     return done;
   }

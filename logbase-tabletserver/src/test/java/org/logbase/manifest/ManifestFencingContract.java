@@ -3,9 +3,9 @@ package org.logbase.manifest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.logbase.common.Bytes.utf8;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -27,10 +27,14 @@ import org.logbase.testing.TestTables;
  * its manifest after the new owner took over: none of what it writes is ever read, and it learns
  * that it was superseded. The two owners are two file-system clients (on HDFS, two lease holders);
  * every test fails with the manifest that appended to whatever file was newest and replaced files
- * on its rolls. Run against each file system by a subclass.
+ * on its rolls (and the daughter test with the split that deleted an interrupted split's daughter
+ * directory and wrote it from file 1 again). Run against each file system by a subclass.
  */
 abstract class ManifestFencingContract {
   static final TabletId TABLET = new TabletId(1, 0);
+  static final TabletDescriptor PARENT = TestTables.whole(TestTables.USERS);
+  /** The parent's left daughter in the split tests (its right one is 8). */
+  static final TabletId LEFT = new TabletId(PARENT.schema().id(), 7);
   private static final Consumer<String> IGNORE = problem -> { };
 
   /** The old owner's client, set by the subclass before each test. */
@@ -45,6 +49,15 @@ abstract class ManifestFencingContract {
     return ManifestEdit.newBuilder().setCheckpoint(CheckpointEdit.newBuilder().setLsn(lsn).setLogDir("/log")).build();
   }
 
+  /** {@link #TABLET}'s manifest in {@code dir} opened by {@code client}, which then writes checkpoints at {@code lsns}. */
+  static ManifestLog opened(FileSystem client, Path dir, long... lsns) throws IOException {
+    ManifestLog m = ManifestLog.open(client, dir, TABLET, IGNORE);
+    for (long lsn : lsns) {
+      m.append(checkpoint(lsn));
+    }
+    return m;
+  }
+
   long newestLsn(Path dir, TabletId tablet) throws IOException {
     return ManifestLog.read(newOwner, dir, tablet).newest().getLsn();
   }
@@ -52,11 +65,8 @@ abstract class ManifestFencingContract {
   @Test
   void anOldOwnerWritingAfterTheNewOneTookOverIsRefusedAndNothingOfItIsRead() throws IOException {
     Path dir = dir("after");
-    ManifestLog old = ManifestLog.open(oldOwner, dir, TABLET, IGNORE);
-    old.append(checkpoint(1));
-    old.append(checkpoint(2));
-    ManifestLog taken = ManifestLog.open(newOwner, dir, TABLET, IGNORE);
-    taken.append(checkpoint(3)); // the takeover's checkpoint
+    ManifestLog old = opened(oldOwner, dir, 1, 2);
+    ManifestLog taken = opened(newOwner, dir, 3); // 3: the takeover's checkpoint
 
     assertThrows(ManifestFencedException.class, () -> old.append(checkpoint(99)));
     assertThrows(ManifestFencedException.class, () -> old.append(checkpoint(100)), "and again");
@@ -68,11 +78,39 @@ abstract class ManifestFencingContract {
   }
 
   @Test
+  void aClaimFencesTheOldOwnerBeforeTheNewOneWritesAnyEdit() throws IOException {
+    Path dir = dir("claim");
+    ManifestLog old = opened(oldOwner, dir, 1);
+    ManifestLog taken = opened(newOwner, dir);
+    taken.claim(); // a takeover, as it opens the tablet: before it replays the old owner's log
+
+    assertThrows(ManifestFencedException.class, () -> old.append(checkpoint(2)));
+    assertEquals(1, newestLsn(dir, TABLET), "what the new owner read is what stands");
+    taken.append(checkpoint(3));
+    assertEquals(3, newestLsn(dir, TABLET));
+  }
+
+  @Test
+  void aDaughterWrittenAnewByASplitRedoFencesTheInterruptedSplitsWriter() throws IOException {
+    Path root = dir("redo");
+    // An interrupted split (its server paused past its session) had begun the left daughter.
+    ManifestLog interrupted = new Manifests(oldOwner, root).log(LEFT, IGNORE);
+    interrupted.replace(List.of(ManifestEdit.newBuilder().setRange(TabletManifest.range(null, utf8("m"))).build(),
+        checkpoint(1)));
+    // The parent's new server splits it again.
+    Manifests taken = new Manifests(newOwner, root);
+    taken.log(PARENT.id(), IGNORE).append(checkpoint(2));
+    taken.split(PARENT, utf8("m"), 7, 8, IGNORE);
+
+    assertThrows(ManifestFencedException.class, () -> interrupted.append(checkpoint(99)));
+    assertEquals(2, newestLsn(taken.directory(LEFT), LEFT), "the redo's daughter stands");
+  }
+
+  @Test
   void anOldOwnersRollRacingTheNewOwnersLosesAtTheRename() throws IOException {
     Path dir = dir("race");
-    ManifestLog first = ManifestLog.open(oldOwner, dir, TABLET, IGNORE);
-    first.append(checkpoint(1));
-    ManifestLog taken = ManifestLog.open(newOwner, dir, TABLET, IGNORE);
+    opened(oldOwner, dir, 1);
+    ManifestLog taken = opened(newOwner, dir);
     boolean[] raced = {false};
     // The old owner, opened before the takeover, rolls (its first edit does); the new owner's roll
     // to the same number is done while the old owner writes its temporary file.
@@ -128,19 +166,16 @@ abstract class ManifestFencingContract {
   @Test
   void aSplitByAServerThatLostTheParentLeavesTheDaughtersAlone() throws IOException {
     Path root = dir("split");
-    TabletDescriptor parent = TestTables.whole(TestTables.USERS);
-    TabletId left = new TabletId(parent.schema().id(), 7);
     Manifests old = new Manifests(oldOwner, root);
-    old.log(parent.id(), IGNORE).append(checkpoint(1));
-    old.log(parent.id(), IGNORE).current();
+    old.log(PARENT.id(), IGNORE).append(checkpoint(1));
     // The new owner takes the parent over and splits it; the left daughter is opened and checkpointed.
     Manifests taken = new Manifests(newOwner, root);
-    taken.log(parent.id(), IGNORE).append(checkpoint(2));
-    taken.split(parent, "m".getBytes(StandardCharsets.UTF_8), 7, 8, IGNORE);
-    new Manifests(newOwner, root).log(left, IGNORE).append(checkpoint(5));
+    taken.log(PARENT.id(), IGNORE).append(checkpoint(2));
+    taken.split(PARENT, utf8("m"), 7, 8, IGNORE);
+    new Manifests(newOwner, root).log(LEFT, IGNORE).append(checkpoint(5));
 
-    assertThrows(ManifestFencedException.class, () -> old.split(parent, "m".getBytes(StandardCharsets.UTF_8), 7, 8, IGNORE));
-    assertEquals(5, newestLsn(taken.directory(left), left), "the daughter's manifest is as its server wrote it");
-    assertTrue(ManifestLog.read(newOwner, taken.directory(parent.id()), parent.id()).retired());
+    assertThrows(ManifestFencedException.class, () -> old.split(PARENT, utf8("m"), 7, 8, IGNORE));
+    assertEquals(5, newestLsn(taken.directory(LEFT), LEFT), "the daughter's manifest is as its server wrote it");
+    assertTrue(ManifestLog.read(newOwner, taken.directory(PARENT.id()), PARENT.id()).retired());
   }
 }

@@ -1,10 +1,10 @@
 package org.logbase.tabletserver.server;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.data.Stat;
 import org.logbase.common.NotActiveMasterException;
+import org.logbase.common.ServerBusyException;
 import org.logbase.common.ZkPaths;
 
 /**
@@ -46,7 +46,8 @@ final class MasterEpochFence {
 
   /**
    * Admits a command of {@code epoch}, or throws {@link NotActiveMasterException} (a newer master
-   * is active) or {@link UncheckedIOException} (the active epoch could not be read: nothing done).
+   * is active) or {@link ServerBusyException} (the active epoch could not be read: nothing done, and
+   * the master sends the command again).
    */
   void admit(long epoch, String what) {
     if (epoch == 0) {
@@ -56,7 +57,10 @@ final class MasterEpochFence {
     try {
       current = active.read();
     } catch (IOException e) {
-      throw new UncheckedIOException(what + " refused: the active master's epoch could not be read", e);
+      ServerBusyException busy = new ServerBusyException(what + " refused for now: the active master's epoch could not"
+          + " be read from ZooKeeper (" + e.getMessage() + ")");
+      busy.initCause(e);
+      throw busy;
     }
     if (epoch < current) {
       throw new NotActiveMasterException(what + " refused: it comes from a master of epoch " + epoch

@@ -140,6 +140,8 @@ final class TabletAdminServiceImpl extends TabletAdminServiceGrpc.TabletAdminSer
   }
 
   private byte[] split(TabletDescriptor d, SplitTabletRequest req) {
+    // Checked again now that an open may have run: a master that became active meanwhile has the say.
+    epochs.admit(req.getMasterEpoch(), "splitting tablet " + d.tabletId() + " of " + d.schema().name());
     byte[] key = req.getSplitKey().isEmpty() ? null : req.getSplitKey().toByteArray();
     Tablet t = tablets.findServed(d.schema().name(), d.tabletId());
     if (t != null) {
