@@ -68,13 +68,20 @@ public final class ManifestLog {
    * was read at {@link #open}: another process may still append to it).
    */
   private boolean mustRoll = true;
+  /**
+   * The state was read from an older file than the newest (which could not be read): a claim would
+   * delete the newest, which an operator may yet repair. Edits still replace it (see {@link #open}).
+   */
+  private final boolean fellBack;
 
-  private ManifestLog(FileSystem fs, Path dir, TabletManifest state, long fileNumber, int editsInFile) {
+  private ManifestLog(FileSystem fs, Path dir, TabletManifest state, long fileNumber, int editsInFile,
+      boolean fellBack) {
     this.fs = fs;
     this.dir = dir;
     this.state = state;
     this.fileNumber = fileNumber;
     this.editsInFile = editsInFile;
+    this.fellBack = fellBack;
   }
 
   /**
@@ -95,7 +102,8 @@ public final class ManifestLog {
     for (Path p : files) {
       try {
         Read read = readEdits(fs, p, problems);
-        return new ManifestLog(fs, dir, applied(tablet, read.edits()), number(files.get(0)), read.edits().size());
+        return new ManifestLog(fs, dir, applied(tablet, read.edits()), number(files.get(0)), read.edits().size(),
+            p != files.get(0));
       } catch (IOException | IllegalArgumentException e) {
         problems.accept("manifest " + p + " is unusable (" + e.getMessage() + "); trying an older one");
       }
@@ -104,7 +112,17 @@ public final class ManifestLog {
       // Starting empty would forget where the tablet's data is: refuse instead.
       throw new IOException("no manifest of tablet " + tablet + " in " + dir + " can be read (" + files + ")");
     }
-    return new ManifestLog(fs, dir, TabletManifest.empty(tablet), 0, 0);
+    return new ManifestLog(fs, dir, TabletManifest.empty(tablet), 0, 0, false);
+  }
+
+  /**
+   * A tablet's manifest to be written anew with {@link #replace}, whatever its files hold now (a
+   * split's daughter, after an interrupted split left one, readable or not): nothing is read, and
+   * the next file is numbered above every file there, so a writer of those is fenced.
+   */
+  public static ManifestLog anew(FileSystem fs, Path dir, TabletId tablet) throws IOException {
+    List<Path> files = filesNewestFirst(fs, dir);
+    return new ManifestLog(fs, dir, TabletManifest.empty(tablet), files.isEmpty() ? 0 : number(files.get(0)), 0, false);
   }
 
   /**
@@ -156,20 +174,21 @@ public final class ManifestLog {
    * Makes this object the manifest's writer before it acts on what it read: writes the state whole
    * into a new file now (deleting the files before it), so that an edit another process appends
    * from here on goes to a file nobody reads, and its roll is refused. No-op for a manifest that
-   * does not exist yet, or whose newest file this object wrote.
+   * does not exist yet, whose newest file this object wrote, or whose newest file could not be read
+   * (left for an operator to repair; the first edit replaces it all the same).
    *
    * @throws ManifestFencedException if another process wrote the manifest since it was read
    */
   public synchronized void claim() throws IOException {
-    if (fileNumber > 0 && mustRoll) {
+    if (fileNumber > 0 && mustRoll && !fellBack) {
       roll(state);
     }
   }
 
   /**
    * Replaces the state with the one {@code edits} make from nothing, in a new file: for a manifest
-   * written anew (a split's daughter after an interrupted split left one), so that a writer of the
-   * old one is fenced as after {@link #claim} rather than finding a new file of the same number.
+   * written anew ({@link #anew}), so that a writer of the old one is fenced as after {@link #claim}
+   * rather than finding a new file of the same number.
    */
   public synchronized TabletManifest replace(List<ManifestEdit> edits) throws IOException {
     TabletManifest next = TabletManifest.empty(state.tablet());

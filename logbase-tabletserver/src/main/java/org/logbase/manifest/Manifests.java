@@ -108,34 +108,25 @@ public final class Manifests {
     // (which may have split it, its daughters served since) must not touch them. A check only (see
     // docs/architecture.md, "Check, then act"); the parent's retirement below is fenced.
     p.checkNotSuperseded();
-    daughter(parent, leftId, parent.startKey(), splitKey, pm, problems);
-    daughter(parent, rightId, splitKey, parent.endKey(), pm, problems);
+    daughter(parent, leftId, parent.startKey(), splitKey, pm);
+    daughter(parent, rightId, splitKey, parent.endKey(), pm);
     p.append(ManifestEdit.newBuilder().setRetired(RetiredEdit.newBuilder().addDaughters(leftId).addDaughters(rightId))
         .build());
   }
 
-  private void daughter(TabletDescriptor parent, int id, byte[] start, byte[] end, TabletManifest pm,
-      Consumer<String> problems) throws IOException {
+  private void daughter(TabletDescriptor parent, int id, byte[] start, byte[] end, TabletManifest pm)
+      throws IOException {
     TabletId d = new TabletId(parent.schema().id(), id);
     forget(d);
-    ManifestLog m;
-    try {
-      // A manifest here was left by a split of this parent cut short before the parent was retired
-      // (nobody opened it): replaced below by a newer file, so that a writer of it is fenced.
-      m = log(d, problems);
-    } catch (IOException unreadable) {
-      problems.accept("the manifest an interrupted split left for " + d + " is unreadable (" + unreadable.getMessage()
-          + "); its directory is written anew");
-      if (!fs.delete(directory(d), true)) {
-        throw new IOException("could not delete " + directory(d) + ", left by an interrupted split of " + parent);
-      }
-      m = log(d, problems);
-    }
+    // A manifest here was left by a split of this parent cut short before the parent was retired
+    // (nobody opened it): not read, but replaced by a newer file, so that a writer of it is fenced.
+    ManifestLog m = ManifestLog.anew(fs, directory(d), d);
     List<ManifestEdit> edits = new ArrayList<>();
     edits.add(ManifestEdit.newBuilder().setRange(TabletManifest.range(start, end)).build());
     for (int i = pm.checkpoints().size() - 1; i >= 0; i--) {
       edits.add(ManifestEdit.newBuilder().setCheckpoint(pm.checkpoints().get(i)).build());
     }
     m.replace(edits);
+    open.put(d, m);
   }
 }

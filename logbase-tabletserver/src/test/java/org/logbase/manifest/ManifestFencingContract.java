@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.logbase.common.Bytes.utf8;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -104,6 +105,23 @@ abstract class ManifestFencingContract {
 
     assertThrows(ManifestFencedException.class, () -> interrupted.append(checkpoint(99)));
     assertEquals(2, newestLsn(taken.directory(LEFT), LEFT), "the redo's daughter stands");
+  }
+
+  @Test
+  void aDaughterLeftUnreadableByAnInterruptedSplitIsWrittenAnewAboveItsNumber() throws IOException {
+    Path root = dir("unreadable");
+    Manifests taken = new Manifests(newOwner, root);
+    Path daughter = taken.directory(LEFT);
+    newOwner.mkdirs(daughter);
+    try (FSDataOutputStream out = newOwner.create(new Path(daughter, String.format("MANIFEST-%020d", 3)))) {
+      out.write(new byte[] {0, 0, 0, 2, 9, 9, 9, 9, 1, 2}); // an edit failing its CRC: unreadable
+    }
+    taken.log(PARENT.id(), IGNORE).append(checkpoint(2));
+    taken.split(PARENT, utf8("m"), 7, 8, IGNORE);
+
+    assertEquals(2, newestLsn(daughter, LEFT));
+    assertEquals(List.of(String.format("MANIFEST-%020d", 4)), Arrays.stream(newOwner.listStatus(daughter))
+        .map(f -> f.getPath().getName()).toList(), "numbered above the leftover, which is gone");
   }
 
   @Test

@@ -135,6 +135,20 @@ class ManifestLogTest {
     assertTrue(e.getMessage().contains("can be read"), e.getMessage());
   }
 
+  /** A takeover's claim of a manifest whose newest file could not be read leaves that file for repair. */
+  @Test
+  void aClaimAfterFallingBackToAnOlderFileDeletesNothing() throws IOException {
+    ManifestLog m = log();
+    m.append(checkpoint(1));
+    Path older = manifestFiles().get(0);
+    Path newest = older.resolveSibling(String.format("MANIFEST-%020d", 2));
+    Files.write(newest, new byte[] {0, 0, 0, 2, 9, 9, 9, 9, 1, 2}); // fails its CRC
+    ManifestLog fellBack = log();
+    assertEquals(1, fellBack.current().newest().getLsn());
+    fellBack.claim();
+    assertEquals(List.of(older, newest), manifestFiles());
+  }
+
   @Test
   void anAppendCutShortWhoseRewriteFailedTooIsNotFollowedByEditsNobodyCanRead() throws IOException {
     boolean[] broken = {false};
