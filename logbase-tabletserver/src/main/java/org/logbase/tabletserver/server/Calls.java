@@ -78,8 +78,24 @@ final class Calls {
     });
   }
 
-  static void fail(StreamObserver<?> observer, Throwable e) {
+  /**
+   * Fails the call with {@code e} as the caller should see it. A failure that would go out as the
+   * server's own (internal) error while this server may no longer answer (it is stopping, or its
+   * lease lapsed: a file system closed under a scan, say) goes out as that refusal instead, which
+   * clients take to another server.
+   */
+  void fail(StreamObserver<?> observer, Throwable e) {
     Throwable typed = StorageFailures.forCaller(e);
+    if (!(typed instanceof LogBaseException) && !(typed instanceof IllegalArgumentException)) {
+      try {
+        confirm.run();
+      } catch (RuntimeException refusal) {
+        LOG.info("a request failed as this server stopped answering ({}); answered: {}", e.toString(),
+            refusal.getMessage());
+        observer.onError(RpcErrors.toStatus(refusal));
+        return;
+      }
+    }
     if ((!(typed instanceof LogBaseException) && !(typed instanceof IllegalArgumentException))
         || typed instanceof CorruptRecordException) {
       LOG.warn("request failed", e);

@@ -151,7 +151,7 @@ final class ScanPump implements Runnable {
     if (e instanceof StatusRuntimeException s) { // a status of the server's own choosing, no error
       call.onError(s);
     } else {
-      Calls.fail(call, e);
+      calls.fail(call, e);
     }
   }
 

@@ -263,7 +263,7 @@ final class TabletServiceImpl extends TabletServiceGrpc.TabletServiceImplBase {
       if (e instanceof Error error) {
         throw error;
       }
-      Calls.fail(out, (RuntimeException) e);
+      calls.fail(out, (RuntimeException) e);
       return;
     }
     pump.start();

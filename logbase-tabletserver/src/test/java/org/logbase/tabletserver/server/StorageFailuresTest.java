@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.logbase.common.CorruptRecordException;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.ServerStoppingException;
 import org.logbase.common.StorageUnavailableException;
 import org.logbase.common.rpc.RpcErrors;
 import org.logbase.sorted.SegmentDamageException;
@@ -73,10 +74,34 @@ class StorageFailuresTest {
     assertEquals(typed, StorageFailures.forCaller(new UncheckedIOException(new IOException(typed))));
   }
 
-  /** Through the server's failure path ({@link Calls#fail}) and over the wire's status. */
+  /**
+   * A server that stopped answering while a request was under way (its file system closed under a
+   * scan as it stopped) refuses it, so that clients go to another server, rather than report its
+   * own error. Failures of the request itself are kept. Found by chaos run s33-a1: a slow scan
+   * failed with "internal error: Filesystem closed" from a server whose session had ended.
+   */
+  @Test
+  void aServerThatStoppedAnsweringRefusesARequestThatFailedUnderIt() {
+    Calls stopped = new Calls(() -> {
+      throw new ServerStoppingException("tablet server is stopping: ZooKeeper session lost");
+    });
+    LogBaseException seen = seenByClient(stopped, new IOException("Filesystem closed"));
+    assertInstanceOf(ServerStoppingException.class, seen);
+    assertTrue(RpcErrors.isRetriable(seen), seen.toString());
+    LogBaseException damage = seenByClient(stopped, new CorruptRecordException("corrupt log record at 7@12"));
+    assertInstanceOf(CorruptRecordException.class, damage, "a typed failure is the request's own");
+    assertEquals(ErrorCode.INTERNAL, ErrorCode.of(seenByClient(new IOException("Filesystem closed"))),
+        "on a server still answering, the same failure is its own error");
+  }
+
   private static LogBaseException seenByClient(Throwable onServer) {
+    return seenByClient(new Calls(() -> { }), onServer);
+  }
+
+  /** Through the server's failure path ({@link Calls#fail}) and over the wire's status. */
+  private static LogBaseException seenByClient(Calls calls, Throwable onServer) {
     AtomicReference<Throwable> sent = new AtomicReference<>();
-    Calls.fail(new StreamObserver<Object>() {
+    calls.fail(new StreamObserver<Object>() {
       @Override
       public void onNext(Object value) {
         throw new AssertionError("a failure sends no answer");
