@@ -191,10 +191,7 @@ public final class ManifestLog {
    * rather than finding a new file of the same number.
    */
   public synchronized TabletManifest replace(List<ManifestEdit> edits) throws IOException {
-    TabletManifest next = TabletManifest.empty(state.tablet());
-    for (ManifestEdit e : edits) {
-      next = next.apply(e);
-    }
+    TabletManifest next = applied(state.tablet(), edits);
     roll(next);
     state = next;
     return next;

@@ -86,7 +86,8 @@ final class Calls {
    */
   void fail(StreamObserver<?> observer, Throwable e) {
     Throwable typed = StorageFailures.forCaller(e);
-    if (!(typed instanceof LogBaseException) && !(typed instanceof IllegalArgumentException)) {
+    boolean serversOwn = !(typed instanceof LogBaseException) && !(typed instanceof IllegalArgumentException);
+    if (serversOwn) {
       try {
         confirm.run();
       } catch (RuntimeException refusal) {
@@ -96,8 +97,7 @@ final class Calls {
         return;
       }
     }
-    if ((!(typed instanceof LogBaseException) && !(typed instanceof IllegalArgumentException))
-        || typed instanceof CorruptRecordException) {
+    if (serversOwn || typed instanceof CorruptRecordException) {
       LOG.warn("request failed", e);
     } else if (typed != e) {
       LOG.debug("request failed: {}", typed.toString()); // the file system: its outage is logged where it is met
