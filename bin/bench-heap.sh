@@ -11,7 +11,7 @@
 #
 # Environment:
 #   HEAP_ARGS        extra --key value flags (--help lists them: --rows 10000000 --batch 1000 ...)
-#   HEAP_MAX         the benchmark JVM's -Xmx (default 3g)
+#   HEAP_MAX         the benchmark JVM's heap, -Xms and -Xmx (default 3g)
 #   JAVA_OPTS        extra JVM flags
 #   BENCH_MVN_FLAGS  Maven flags (default: -o, offline)
 set -euo pipefail
@@ -21,5 +21,5 @@ bench_init "$@"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/logbase-heap-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2086
-JAVA_OPTS="-Xmx${HEAP_MAX:-3g} ${JAVA_OPTS:-}" bench_run heap org.logbase.bench.compaction.HeapPerRowBenchmark \
+BENCH_HEAP="${HEAP_MAX:-3g}" bench_run heap org.logbase.bench.compaction.HeapPerRowBenchmark \
   --fs-root "file://$tmp" ${HEAP_ARGS:-}

@@ -5,7 +5,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -15,13 +14,13 @@ import org.apache.hadoop.fs.Path;
  * may read at the same time; a scan reads through a stream of its own ({@link #openStream}).
  */
 final class PositionedFile implements Closeable {
-  private final FileSystem fs;
+  private final ScanFileSystem scans;
   private final Path path;
   private final FSDataInputStream in;
   private final long length;
 
-  PositionedFile(FileSystem fs, Path path, FSDataInputStream in, long length) {
-    this.fs = fs;
+  PositionedFile(ScanFileSystem scans, Path path, FSDataInputStream in, long length) {
+    this.scans = scans;
     this.path = path;
     this.in = in;
     this.length = length;
@@ -35,9 +34,17 @@ final class PositionedFile implements Closeable {
     return length;
   }
 
-  /** Another stream of the file, for one reader that reads it in order; the caller closes it. */
+  /**
+   * Another stream of the file, for one reader that reads it in order; the caller closes it. It may
+   * skip the file system's checksums ({@link #streamsVerify}).
+   */
   FSDataInputStream openStream() throws IOException {
-    return fs.open(path);
+    return scans.open(path);
+  }
+
+  /** Whether {@link #openStream}'s streams verify the file system's checksums; positioned reads always do. */
+  boolean streamsVerify() {
+    return scans.verifies();
   }
 
   /** {@code n} bytes at {@code offset}; {@code what} names the part in a damage report. */

@@ -10,10 +10,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.logbase.common.Threads;
 
 /**
- * The threads that read a scan's next blocks while the scan decodes the ones it has ({@link
- * ScanBlocks}): reading a block (the HDFS client's receive, checksum and copy) and checking it
- * (CRC32C, decompression, the walk over its entries) costs about as much as turning its entries
- * into rows, so the two overlap. At most {@link #threads} scans read ahead at once; a scan that
+ * The threads that read a scan's next blocks while the scan checks and decodes the ones it has
+ * ({@link ScanBlocks}), so that reading (the HDFS client's receive and copy) and the scan's own
+ * work overlap. Servers run without it by default ({@code sorted.scan.read.ahead.blocks} 0): on 2
+ * cores with a local DataNode, handing each block to another thread cost more than the overlap
+ * saved (docs/benchmarks.md). At most {@link #threads} scans read ahead at once; a scan that
  * finds them all busy reads its blocks itself, as it does with read-ahead off. Each scan holds at
  * most {@link #depth} blocks read ahead. A read-ahead whose scan takes none of them for {@link
  * #idleNanos} (its client reads slowly, or waits) lets go of its thread, so that slow scans do not

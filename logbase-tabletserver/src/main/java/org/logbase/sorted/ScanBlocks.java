@@ -5,6 +5,8 @@ import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The data blocks of one scan. A block in the block cache is taken from there, but a scan adds no
@@ -17,15 +19,20 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * read is ({@link SegmentReaderV1#check}). {@link #close} gives the stream back; a read after it
  * takes one again.
  *
- * <p><b>Read-ahead.</b> Once it reads through its stream, the scan asks {@link ReadAhead} for a
- * thread that reads and checks the next blocks, up to the last one its range can reach, at most
- * {@link ReadAhead#depth} ahead of the scan. While that {@link Prefetch} runs it alone uses the
- * stream; the scan takes blocks from it in order. A request for any other block (a seek), or
- * {@link #close}, stops it first: it ends after the block it is reading (a read HDFS's socket
- * timeout bounds), and what it read ahead is dropped. A block that fails its check, or a failed
- * read, reaches the scan when it asks for that block, never earlier, so a scan that stops before
- * a damaged block does not fail; the read-ahead ends there, and the scan's next request reads
- * anew. A scan holds at most {@link ReadAhead#depth} blocks read ahead, plus the one being read.
+ * <p><b>Checksums.</b> The stream may skip the file system's checksums ({@link ScanFileSystem}):
+ * a block read through it that fails its own check is read again with a positioned read of the
+ * reader's shared stream, which verifies them, and only that read's failure reaches the scan. A
+ * stream that read a block that failed its check is closed at the end, not kept for other scans.
+ *
+ * <p><b>Read-ahead</b> (off unless configured). Once it reads through its stream, the scan asks
+ * {@link ReadAhead} for a thread that reads the next blocks, up to the last one its range can
+ * reach, at most {@link ReadAhead#depth} ahead of the scan; the scan checks each as it takes it.
+ * While that {@link Prefetch} runs it alone uses the stream; the scan takes blocks from it in
+ * order. A request for any other block (a seek), or {@link #close}, stops it first: it ends after
+ * the block it is reading (a read HDFS's socket timeout bounds), and what it read ahead is dropped.
+ * A block that fails its check, or a failed read, reaches the scan when it asks for that block,
+ * never earlier, so a scan that stops before a damaged block does not fail; the read-ahead is
+ * stopped there, and the scan's next request reads anew. A scan holds at most {@link ReadAhead#depth} blocks read ahead, plus the one being read.
  * When the scan takes none of them for the read-ahead's idle time (its client is slow), the
  * read-ahead ends and frees its thread, keeping what it read; once the scan has taken those it
  * reads the next block itself and asks for a thread again, as at its first stream read.
@@ -40,6 +47,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 final class ScanBlocks implements BlockSource {
   /** Blocks a scan reads with positioned reads before it opens a stream. */
   static final int POSITIONED_BLOCKS = 2;
+  private static final Logger LOG = LoggerFactory.getLogger(ScanBlocks.class);
 
   private final SegmentReaderV1 reader;
   private final ReadAhead readAhead;
@@ -52,6 +60,11 @@ final class ScanBlocks implements BlockSource {
   private Prefetch prefetch;
   /** The last block read through the stream that the scan took: its array comes back at {@link #done}. */
   private DataBlock lent;
+  /**
+   * A block read through the stream failed its check: the stream is closed at the end instead of
+   * kept for the next scans, which would read from the same replica.
+   */
+  private boolean streamFailedACheck;
 
   /**
    * @param limit blocks at or after this one are not read ahead (the range ends before them)
@@ -71,9 +84,10 @@ final class ScanBlocks implements BlockSource {
       if (i == prefetch.next && i < limit) {
         DataBlock b;
         try {
-          b = prefetch.take();
+          byte[] stored = prefetch.take();
+          b = stored == null ? null : checked(i, stored);
         } catch (IOException | RuntimeException | Error e) {
-          stopPrefetch(); // it read nothing after the failure: the next block is read anew
+          stopPrefetch(); // what it read after the failure is dropped: the next block is read anew
           throw e;
         }
         if (b != null) {
@@ -112,15 +126,61 @@ final class ScanBlocks implements BlockSource {
     }
   }
 
-  /** Block {@code i} read into an array of {@link #buffers} (given back at once if decompressed). */
+  /** Block {@code i} read into an array of {@link #buffers} and checked. */
   private DataBlock readFromStream(FSDataInputStream in, int i) throws IOException {
+    return checked(i, readStored(in, i));
+  }
+
+  /** Block {@code i}'s stored bytes, unchecked, read into an array of {@link #buffers}. */
+  private byte[] readStored(FSDataInputStream in, int i) throws IOException {
     BlockInfo info = reader.index().get(i);
-    String what = SegmentReaderV1.name(i, info);
     byte[] buf = buffers.take(info.storedLength());
-    DataBlock b = reader.check(i, reader.file().read(in, info.offset(), info.storedLength(), what, buf));
-    if (b.array() != buf) {
+    try {
+      return reader.file().read(in, info.offset(), info.storedLength(), SegmentReaderV1.name(i, info), buf);
+    } catch (IOException | RuntimeException | Error e) {
       buffers.give(buf);
+      throw e;
     }
+  }
+
+  /**
+   * Block {@code i} from its stored bytes, read through the stream, checked ({@code stored} given
+   * back if decompressed, or if the check fails). A block that fails its check when the stream
+   * skipped the file system's checksums is read again with a positioned read, which verifies them
+   * ({@link ScanFileSystem}): HDFS then reports a damaged replica and reads another.
+   */
+  private DataBlock checked(int i, byte[] stored) throws IOException {
+    DataBlock b;
+    try {
+      b = reader.check(i, stored);
+    } catch (SegmentDamageException e) {
+      buffers.give(stored);
+      streamFailedACheck = true;
+      if (reader.file().streamsVerify()) {
+        throw e;
+      }
+      return readVerified(i, e);
+    } catch (IOException | RuntimeException | Error e) {
+      buffers.give(stored);
+      throw e;
+    }
+    if (b.array() != stored) {
+      buffers.give(stored);
+    }
+    return b;
+  }
+
+  private DataBlock readVerified(int i, SegmentDamageException unverified) throws IOException {
+    DataBlock b;
+    try {
+      b = reader.read(i);
+    } catch (IOException | RuntimeException e) {
+      e.addSuppressed(unverified);
+      throw e;
+    }
+    LOG.warn("{} failed its check when a scan read it without the file system's checksums, and passed when read"
+        + " again with them: a replica may be damaged (HDFS reports one when a verifying read or its block scanner"
+        + " meets it): {}", SegmentReaderV1.name(i, reader.index().get(i)), unverified.getMessage());
     return b;
   }
 
@@ -149,15 +209,17 @@ final class ScanBlocks implements BlockSource {
     buffers.clear();
     FSDataInputStream s = stream;
     stream = null;
-    if (s != null) {
+    if (s != null && streamFailedACheck) {
+      s.close();
+    } else if (s != null) {
       reader.streams().give(s);
     }
   }
 
   /**
    * Reads blocks {@code [next, limit)} in order through the scan's stream on a read-ahead thread,
-   * each checked, holding at most {@code depth} that the scan has not taken. Items are a block or
-   * the exception reading it raised (after which it reads no more).
+   * unchecked, holding at most {@code depth} that the scan has not taken. Items are a block's stored
+   * bytes or the exception reading it raised (after which it reads no more).
    */
   private final class Prefetch implements ReadAhead.Task {
     private final FSDataInputStream in;
@@ -183,11 +245,11 @@ final class ScanBlocks implements BlockSource {
         while (reading < limit && waitForRoom()) {
           Object item;
           try {
-            item = readFromStream(in, reading);
+            item = readStored(in, reading);
           } catch (Throwable e) { // Errors too: the scan gets it as it is, not a missing block
             item = e;
           }
-          if (!add(item) || !(item instanceof DataBlock)) {
+          if (!add(item) || !(item instanceof byte[])) {
             return;
           }
           reading++;
@@ -230,11 +292,11 @@ final class ScanBlocks implements BlockSource {
     }
 
     /**
-     * Block {@link #next}, waiting for it; its read's failure if it failed; null if this ended
-     * without reading it (it let go of its thread while the scan took nothing), and the stream is
-     * the scan's again.
+     * Block {@link #next}'s stored bytes, unchecked, waiting for them; its read's failure if it
+     * failed; null if this ended without reading it (it let go of its thread while the scan took
+     * nothing), and the stream is the scan's again.
      */
-    DataBlock take() throws IOException {
+    byte[] take() throws IOException {
       Object item;
       synchronized (this) {
         try {
@@ -261,7 +323,7 @@ final class ScanBlocks implements BlockSource {
       if (item instanceof Error e) {
         throw e;
       }
-      return (DataBlock) item; // a read throws nothing else
+      return (byte[]) item; // a read throws nothing else
     }
 
     /** Makes {@link #run} end after the block it reads and waits for that, so the stream is free again. */

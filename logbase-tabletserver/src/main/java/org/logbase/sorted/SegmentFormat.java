@@ -23,11 +23,11 @@ public interface SegmentFormat {
    * Opens a file whose tail names this version. The reader it returns owns {@code in} and closes it;
    * if this throws, the caller closes {@code in}.
    *
-   * @param fs the file's file system, where scans open streams of their own
+   * @param scans where scans open streams of their own
    * @param length the file's length
    * @param readAhead the threads its scans may read ahead with
    * @throws SegmentDamageException if the file fails a check
    */
-  SortedSegmentReader open(FileSystem fs, Path path, FSDataInputStream in, long length, BlockCache cache,
+  SortedSegmentReader open(ScanFileSystem scans, Path path, FSDataInputStream in, long length, BlockCache cache,
       ReadAhead readAhead) throws IOException;
 }

@@ -38,9 +38,9 @@ final class SegmentFormatV1 implements SegmentFormat {
   }
 
   @Override
-  public SortedSegmentReader open(FileSystem fs, Path path, FSDataInputStream in, long length,
+  public SortedSegmentReader open(ScanFileSystem scans, Path path, FSDataInputStream in, long length,
       BlockCache cache, ReadAhead readAhead) throws IOException {
-    return SegmentReaderV1.open(new PositionedFile(fs, path, in, length), cache, readAhead);
+    return SegmentReaderV1.open(new PositionedFile(scans, path, in, length), cache, readAhead);
   }
 
   static byte[] header(SegmentIdentity id, Compression compression) {

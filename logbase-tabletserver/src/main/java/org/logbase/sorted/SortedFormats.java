@@ -82,10 +82,20 @@ public final class SortedFormats {
    */
   public static SortedSegmentReader open(FileSystem fs, Path path, BlockCache cache, ReadAhead readAhead)
       throws IOException {
+    return open(fs, path, cache, readAhead, ScanFileSystem.of(fs));
+  }
+
+  /**
+   * The same, with scans that open their streams through {@code scans} (the reader does not close it).
+   *
+   * @param fs where the file is read for gets and for its footer, index and filter
+   */
+  public static SortedSegmentReader open(FileSystem fs, Path path, BlockCache cache, ReadAhead readAhead,
+      ScanFileSystem scans) throws IOException {
     FSDataInputStream in = fs.open(path);
     try {
       long length = fs.getFileStatus(path).getLen();
-      PositionedFile file = new PositionedFile(fs, path, in, length);
+      PositionedFile file = new PositionedFile(scans, path, in, length);
       if (length < TAIL_BYTES) {
         throw file.damage(0, "a file of " + length + " bytes is no sorted segment (truncated?)");
       }
@@ -101,7 +111,7 @@ public final class SortedFormats {
         throw file.damage(length - TAIL_BYTES,
             "unknown sorted segment format version " + version + " (known: " + known() + ")");
       }
-      return format.get().open(fs, path, in, length, cache, readAhead);
+      return format.get().open(scans, path, in, length, cache, readAhead);
     } catch (IOException | RuntimeException e) {
       try {
         in.close();

@@ -5,7 +5,9 @@
  * footer of statistics (docs/log-format.md, "Sorted segments"). Compaction (issue #10) writes
  * them; reads merge them with the in-memory index. Point reads read a block with a positioned read
  * through the block cache; scans read blocks in file order through a stream of their own and do
- * not fill the cache.
+ * not fill the cache. Every block is checked with its own CRC32C, so scans' streams may skip HDFS's
+ * checksums ({@link org.logbase.sorted.ScanFileSystem}); a block that fails its check is then read
+ * again with them.
  *
  * <p>Owns: the file formats behind {@link org.logbase.sorted.SegmentFormat} (looked up by version in
  * {@link org.logbase.sorted.SortedFormats}; version 1 today), block compression ({@link

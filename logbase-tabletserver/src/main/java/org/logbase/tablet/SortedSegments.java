@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.logbase.common.Closeables;
 import org.logbase.common.Config;
 import org.logbase.files.ReadsInProgress;
 import org.logbase.files.SharedPaths;
@@ -18,6 +19,7 @@ import org.logbase.rpc.SortedRef;
 import org.logbase.sorted.BlockCache;
 import org.logbase.sorted.CaffeineBlockCache;
 import org.logbase.sorted.ReadAhead;
+import org.logbase.sorted.ScanFileSystem;
 import org.logbase.sorted.SortedFormats;
 import org.logbase.sorted.SortedSegmentReader;
 import org.slf4j.Logger;
@@ -26,9 +28,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The sorted segments a server reads, one open reader per file however many tablets name it (the
  * daughters of a split share their parent's), the block cache they share
- * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none) and the threads their scans read
- * ahead with ({@code sorted.scan.read.ahead.blocks}, default 4 blocks per scan, and {@code
- * sorted.scan.read.ahead.threads}, default 2 per core, scans at once; 0: none; a read-ahead whose
+ * ({@code sorted.block.cache.bytes}, default 64 MiB; 0: none), the file system their scans open
+ * streams through ({@code sorted.scan.hdfs.checksums}, default false: on HDFS, a client of its own
+ * that skips HDFS's checksums, {@link ScanFileSystem}) and the threads their scans may read ahead
+ * with ({@code sorted.scan.read.ahead.blocks}, default 0: none; {@code
+ * sorted.scan.read.ahead.threads}, default 2 per core, scans at once; a read-ahead whose
  * scan takes nothing for {@code sorted.scan.read.ahead.idle.ms}, default 100, frees its thread). A reader stays open
  * until its file is deleted or the server closes. A segment no kept checkpoint names any more is
  * {@link #retire retired}: it is deleted (and its reader closed) once no read that began before is in
@@ -38,9 +42,15 @@ public final class SortedSegments implements Closeable {
   public static final String BLOCK_CACHE_BYTES = "sorted.block.cache.bytes";
   static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
   public static final String READ_AHEAD_BLOCKS = "sorted.scan.read.ahead.blocks";
-  static final int DEFAULT_READ_AHEAD_BLOCKS = 4;
+  /**
+   * None: on 2 cores with the DataNode beside it, a scan that reads its own blocks reads about 1.6
+   * times as fast as one handed them by another thread (docs/benchmarks.md); the DataNode already
+   * sends ahead into the socket's buffer.
+   */
+  static final int DEFAULT_READ_AHEAD_BLOCKS = 0;
   public static final String READ_AHEAD_THREADS = "sorted.scan.read.ahead.threads";
   public static final String READ_AHEAD_IDLE_MS = "sorted.scan.read.ahead.idle.ms";
+  public static final String SCAN_HDFS_CHECKSUMS = "sorted.scan.hdfs.checksums";
   /** Each block read ahead is held in memory (64 KiB by default): 64 of them, 4 MiB, per scan at most. */
   static final int MAX_READ_AHEAD_BLOCKS = 64;
   static final int MAX_READ_AHEAD_THREADS = 1024;
@@ -51,6 +61,7 @@ public final class SortedSegments implements Closeable {
   private final ReadsInProgress reads;
   private final BlockCache cache;
   private final ReadAhead readAhead;
+  private final ScanFileSystem scanFs;
   /** By the path manifests store (one file id per path). */
   private final Map<String, SortedSegment> open = new HashMap<>();
   /** Segments to delete, by stored path, with the mark of reads that may still use them. */
@@ -73,14 +84,30 @@ public final class SortedSegments implements Closeable {
     if (idleMs < 1) {
       throw new IllegalArgumentException(READ_AHEAD_IDLE_MS + " must be at least 1, not " + idleMs);
     }
+    boolean hdfsChecksums = config.getBoolean(SCAN_HDFS_CHECKSUMS, false);
     this.readAhead = ReadAhead.of(depth, threads, idleMs);
+    this.scanFs = hdfsChecksums ? ScanFileSystem.of(fs) : scansWithoutHdfsChecksums(fs);
+    if (!scanFs.verifies()) {
+      LOG.info("scans of sorted segments read without HDFS's checksums through a client of their own; each block's"
+          + " CRC32C is checked ({}=true: with them)", SCAN_HDFS_CHECKSUMS);
+    }
+  }
+
+  private static ScanFileSystem scansWithoutHdfsChecksums(FileSystem fs) {
+    try {
+      return ScanFileSystem.withoutHdfsChecksums(fs);
+    } catch (IOException e) {
+      LOG.warn("scans of sorted segments read with HDFS's checksums: no second HDFS client without them could be"
+          + " made", e);
+      return ScanFileSystem.of(fs);
+    }
   }
 
   /** The segment a manifest names, opened (and its footer, index and filter checked) on first use. */
   public synchronized SortedSegment open(SortedRef ref) throws IOException {
     SortedSegment s = open.get(ref.getPath());
     if (s == null) {
-      SortedSegmentReader r = SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache, readAhead);
+      SortedSegmentReader r = SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache, readAhead, scanFs);
       s = new SortedSegment(ref.getFileId(), ref.getPath(), r);
       open.put(ref.getPath(), s);
     }
@@ -174,21 +201,13 @@ public final class SortedSegments implements Closeable {
   @Override
   public synchronized void close() throws IOException {
     readAhead.close();
-    IOException first = null;
+    List<Closeable> all = new ArrayList<>();
     for (SortedSegment s : open.values()) {
-      try {
-        s.reader().close();
-      } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
+      all.add(s.reader());
     }
     open.clear();
-    if (first != null) {
-      throw first;
-    }
+    all.add(scanFs); // after the readers: their idle streams are its
+    Closeables.closeAll(all);
   }
+
 }

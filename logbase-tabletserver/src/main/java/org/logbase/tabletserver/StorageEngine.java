@@ -25,7 +25,7 @@ import java.util.function.LongPredicate;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Bytes;
-import org.logbase.common.Failures;
+import org.logbase.common.Closeables;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.InvalidRequestException;
 import org.logbase.common.NotServingTabletException;
@@ -169,6 +169,7 @@ public final class StorageEngine implements Closeable {
     FileSystem fs = o.fileSystem().apply(LogFileSystems.open(o.root(), o.hadoop()));
     StorageEngine engine = null;
     FileRegistry files = new FileRegistry(fs, o.config());
+    SortedSegments sorted = null;
     try {
       Path logDir = fs.makeQualified(new Path(new Path(o.root()), "log"));
       Path shared = new Path(o.shared());
@@ -178,8 +179,8 @@ public final class StorageEngine implements Closeable {
       ids.reserveAbove(newest);
       Manifests manifests = new Manifests(fs, new Path(shared, "tablets"));
       ReadsInProgress reads = new ReadsInProgress();
-      TabletCheckpoints checkpoints = new TabletCheckpoints(fs, manifests, files, ids, logDir,
-          new SortedSegments(fs, o.config(), reads));
+      sorted = new SortedSegments(fs, o.config(), reads);
+      TabletCheckpoints checkpoints = new TabletCheckpoints(fs, manifests, files, ids, logDir, sorted);
       long t0 = System.nanoTime();
       List<String> problems = new ArrayList<>();
       List<TabletCheckpoints.Start> own = new ArrayList<>();
@@ -209,15 +210,10 @@ public final class StorageEngine implements Closeable {
       return engine;
     } catch (IOException | RuntimeException e) {
       // Once constructed, the engine owns the log threads and the file system: close it all.
-      try {
-        if (engine != null) {
-          engine.close();
-        } else {
-          files.close();
-          fs.close();
-        }
-      } catch (IOException | RuntimeException closing) {
-        Failures.suppress(e, closing);
+      if (engine != null) {
+        Closeables.closeAllAfter(List.of(engine), e);
+      } else {
+        Closeables.closeAllAfter(sorted == null ? List.of(files, fs) : List.of(sorted, files, fs), e);
       }
       throw e;
     }

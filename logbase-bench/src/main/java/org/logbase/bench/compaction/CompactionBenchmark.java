@@ -63,7 +63,10 @@ import org.logbase.txn.TxnManager;
  *       off) and after it (block cache off): rows/s after / before;
  *   <li>a full scan of the compacted tablet (pages of {@code --page-rows}, 500, through one {@link
  *       RowScanner}, as a server's scan call reads its batches) against a raw sequential read ({@code FSDataInputStream})
- *       of the same bytes of its sorted segment: bytes/s engine / raw;
+ *       of the same bytes of its sorted segment: bytes/s engine / raw. The raw read verifies HDFS's
+ *       checksums, as any client's read does by default; the engine's scans check each block's own
+ *       CRC32C instead ({@code ScanFileSystem}), and the same raw read without HDFS's checksums is
+ *       printed beside it as a diagnosis;
  *   <li>the tablet's log before compaction and its sorted segment after, each divided by the live
  *       data's encoded size (key + value bytes of the newest versions); and the compression ratio
  *       (raw / stored bytes of the data blocks, from the segment's footer) of a column of generated
@@ -321,6 +324,16 @@ public final class CompactionBenchmark {
         throw new IllegalStateException("read " + n + " bytes of " + blockBytes);
       }
     };
+    // Not the baseline, a diagnosis: the same raw read without HDFS's checksums (the DataNode sends
+    // none), as the engine's scans read (each block checked with its own CRC32C instead).
+    FileSystem unchecked = FileSystem.newInstance(fs.getUri(), fs.getConf());
+    unchecked.setVerifyChecksum(false);
+    Pass rawUncheckedPass = () -> {
+      long n = readSequentially(unchecked, segment.path(), first, blockBytes, buf);
+      if (n != blockBytes) {
+        throw new IllegalStateException("read " + n + " bytes of " + blockBytes);
+      }
+    };
     // Not the baseline, a diagnosis: a positioned read per block, as gets read blocks (and as scans
     // read them before they read a segment through a stream of their own).
     Pass preadPass = () -> {
@@ -332,37 +345,45 @@ public final class CompactionBenchmark {
     };
     timedPasses(enginePass, 1, blockBytes); // warm-up, not counted
     timedPasses(rawPass, 1, blockBytes);
+    timedPasses(rawUncheckedPass, 1, blockBytes);
     timedPasses(preadPass, 1, blockBytes);
     timedPasses(perPagePass, 1, blockBytes);
     Sample engineRate = new Sample();
     Sample rawRate = new Sample();
+    Sample rawUncheckedRate = new Sample();
     Sample preadRate = new Sample();
     Sample perPageRate = new Sample();
     for (int t = 1; t <= s.fullScanTrials(); t++) {
       double e = timedPasses(enginePass, s.fullScanSeconds(), blockBytes);
       double r = timedPasses(rawPass, s.fullScanSeconds(), blockBytes);
+      double u = timedPasses(rawUncheckedPass, s.fullScanSeconds(), blockBytes);
       double p = timedPasses(preadPass, s.fullScanSeconds(), blockBytes);
       double q = timedPasses(perPagePass, s.fullScanSeconds(), blockBytes);
       engineRate.add(e);
       rawRate.add(r);
+      rawUncheckedRate.add(u);
       preadRate.add(p);
       perPageRate.add(q);
       System.out.printf("  trial %d: engine full scan %.1f MB/s (%s rows/s), raw sequential read %.1f MB/s;"
-          + " (diagnosis: positioned reads of the blocks in order %.1f MB/s; a new scan per page %.1f MB/s)%n", t,
-          e / 1e6, Report.num(e / blockBytes * s.rows()), r / 1e6, p / 1e6, q / 1e6);
+          + " (diagnosis: raw read without HDFS checksums %.1f MB/s; positioned reads of the blocks in order %.1f"
+          + " MB/s; a new scan per page %.1f MB/s)%n", t, e / 1e6, Report.num(e / blockBytes * s.rows()), r / 1e6,
+          u / 1e6, p / 1e6, q / 1e6);
     }
+    unchecked.close();
     System.out.printf("the scanning thread was on a CPU for %.0f%% of the engine's passes (the rest: waiting for"
-        + " blocks read ahead)%n", 100.0 * scanCpu[0] / scanCpu[1]);
+        + " the DataNode, or for blocks read ahead)%n", 100.0 * scanCpu[0] / scanCpu[1]);
     double ratio = engineRate.median() / rawRate.median();
-    System.out.printf("full scan / raw read: %.2f; positioned block reads in order / raw read: %.2f; a new scan per"
-        + " page / raw read: %.2f%n", ratio, preadRate.median() / rawRate.median(),
+    System.out.printf("full scan / raw read: %.2f; (diagnosis: full scan / raw read without HDFS checksums: %.2f;"
+        + " positioned block reads in order / raw read: %.2f; a new scan per page / raw read: %.2f)%n", ratio,
+        engineRate.median() / rawUncheckedRate.median(), preadRate.median() / rawRate.median(),
         perPageRate.median() / rawRate.median());
     goal("2. full scan after compaction / raw sequential read of the same bytes (MB/s), page cache warm", engineRate.median() / 1e6,
         rawRate.median() / 1e6, ratio, ">= 0.7", ratio >= 0.7);
     coldFullScan(enginePass, rawPass, blockBytes);
     results.add(() -> Report.result("compaction.full.scan", "unit", "bytes/s", "bytes", blockBytes, "engine",
         engineRate.median(), "baseline", rawRate.median(), "ratio", ratio, "target", 0.7, "engine.rows.per.s",
-        engineRate.median() / blockBytes * s.rows(), "block.preads.in.order", preadRate.median(),
+        engineRate.median() / blockBytes * s.rows(), "raw.without.hdfs.checksums", rawUncheckedRate.median(),
+        "block.preads.in.order", preadRate.median(),
         "scan.per.page", perPageRate.median(), "page.rows", s.pageRows()));
   }
 

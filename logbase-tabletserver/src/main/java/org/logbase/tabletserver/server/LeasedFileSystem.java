@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.logbase.common.ServerStoppingException;
+import org.logbase.sorted.ScanFileSystem;
 
 /**
  * The tablet server's file system: creates, appends, renames and deletes only while its {@link
@@ -18,10 +19,13 @@ import org.logbase.common.ServerStoppingException;
  * current segment) go on: what they add is never acknowledged without the lease, and HDFS lease
  * recovery stops them once another server takes the log over.
  *
+ * <p>Reads are the wrapped file system's: scans of sorted segments may read through a client of
+ * its own ({@link ScanFileSystem}).
+ *
  * <p>The check and the write are two steps: a server paused between them writes once after its
  * lease lapsed. docs/architecture.md ("Failover") says what closes that gap and what does not yet.
  */
-final class LeasedFileSystem extends FilterFileSystem {
+final class LeasedFileSystem extends FilterFileSystem implements ScanFileSystem.ReadsPassThrough {
   private final ServingLease lease;
 
   LeasedFileSystem(FileSystem fs, ServingLease lease) {
