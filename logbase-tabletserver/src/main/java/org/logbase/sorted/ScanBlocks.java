@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * the block it is reading (a read HDFS's socket timeout bounds), and what it read ahead is dropped.
  * A block that fails its check, or a failed read, reaches the scan when it asks for that block,
  * never earlier, so a scan that stops before a damaged block does not fail; the read-ahead is
- * stopped there, and the scan's next request reads anew. A scan holds at most {@link ReadAhead#depth} blocks read ahead, plus the one being read.
+ * stopped there, and the scan's next request reads anew. A scan holds at most {@link
+ * ReadAhead#depth} blocks read ahead, plus the one being read.
  * When the scan takes none of them for the read-ahead's idle time (its client is slow), the
  * read-ahead ends and frees its thread, keeping what it read; once the scan has taken those it
  * reads the next block itself and asks for a thread again, as at its first stream read.
@@ -147,7 +148,7 @@ final class ScanBlocks implements BlockSource {
    * Block {@code i} from its stored bytes, read through the stream, checked ({@code stored} given
    * back if decompressed, or if the check fails). A block that fails its check when the stream
    * skipped the file system's checksums is read again with a positioned read, which verifies them
-   * ({@link ScanFileSystem}): HDFS then reports a damaged replica and reads another.
+   * and passes over a replica that fails them ({@link ScanFileSystem}).
    */
   private DataBlock checked(int i, byte[] stored) throws IOException {
     DataBlock b;

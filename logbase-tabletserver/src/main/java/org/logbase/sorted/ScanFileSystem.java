@@ -22,18 +22,17 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  */
 public final class ScanFileSystem implements Closeable {
   private final FileSystem fs;
+  /** False: {@link #fs} is a client of its own without checksums, which {@link #close} closes. */
   private final boolean verifies;
-  private final boolean owned;
 
-  private ScanFileSystem(FileSystem fs, boolean verifies, boolean owned) {
+  private ScanFileSystem(FileSystem fs, boolean verifies) {
     this.fs = fs;
     this.verifies = verifies;
-    this.owned = owned;
   }
 
   /** Scans open their streams through {@code fs} itself, which closes it; its checksums as it has them. */
   public static ScanFileSystem of(FileSystem fs) {
-    return new ScanFileSystem(fs, true, false);
+    return new ScanFileSystem(fs, true);
   }
 
   /**
@@ -51,7 +50,7 @@ public final class ScanFileSystem implements Closeable {
     }
     FileSystem own = FileSystem.newInstance(read.getUri(), read.getConf());
     own.setVerifyChecksum(false);
-    return new ScanFileSystem(own, false, true);
+    return new ScanFileSystem(own, false);
   }
 
   /**
@@ -73,7 +72,7 @@ public final class ScanFileSystem implements Closeable {
   /** Closes the client of its own, if it has one. */
   @Override
   public void close() throws IOException {
-    if (owned) {
+    if (!verifies) {
       fs.close();
     }
   }
