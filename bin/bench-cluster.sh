@@ -29,6 +29,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 LOGBASE_HOME="$(pwd)"
+# shellcheck source=bin/lib.sh
+source "$LOGBASE_HOME/bin/lib.sh"
 out="${1:-target/bench}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
@@ -258,7 +260,7 @@ echo ">>> WriteThroughputBenchmark on the cluster's HDFS, output in $engine_out"
 # The engine gets the heap a tablet server gets (bin/logbase-daemon.sh), so both hold the same
 # read cache and index in the same room.
 # shellcheck disable=SC2206
-engine_argv=(java ${LOGBASE_DAEMON_OPTS:--Xmx512m} ${JAVA_OPTS:-} -cp "$classpath" org.logbase.bench.engine.WriteThroughputBenchmark
+engine_argv=(java ${LOGBASE_DAEMON_OPTS:-$LB_DAEMON_OPTS_DEFAULT} ${JAVA_OPTS:-} -cp "$classpath" org.logbase.bench.engine.WriteThroughputBenchmark
   --fs-root "hdfs://localhost:$LOGBASE_NN_PORT/engine-bench" --hadoop-conf "$cluster_run/hadoop-conf"
   --writers "$NET_THREADS" --value-bytes 1024 --trials "$ENGINE_TRIALS" --profile true ${WRITE_ARGS:-})
 log_cmd "${engine_argv[@]}"

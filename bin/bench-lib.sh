@@ -22,14 +22,15 @@ bench_build() {
 # bench_run NAME CLASS [FLAG...]: runs a benchmark program (a fixed heap, $BENCH_HEAP or 1g, and $JAVA_OPTS), its
 # output to $out/NAME.txt and its RESULT lines to $out/NAME-results.txt. The heap is fixed (-Xms as
 # -Xmx), as a server's would be: the programs call System.gc() between trials, after which a
-# growable heap shrinks, and the side that allocates then pays for faulting its pages in again.
+# growable heap shrinks, and the side that allocates then pays for faulting its pages in again. It
+# is on transparent huge pages, as a daemon's is (LB_DAEMON_OPTS_DEFAULT in bin/lib.sh).
 bench_run() {
   local name=$1 class=$2
   shift 2
   echo
   echo ">>> ${class##*.} $*, output in $out/$name.txt"
   # shellcheck disable=SC2086
-  java "-Xms${BENCH_HEAP:-1g}" "-Xmx${BENCH_HEAP:-1g}" ${JAVA_OPTS:-} -cp "$classpath" "$class" "$@" 2>&1 | tee "$out/$name.txt"
+  java "-Xms${BENCH_HEAP:-1g}" "-Xmx${BENCH_HEAP:-1g}" -XX:+UseTransparentHugePages ${JAVA_OPTS:-} -cp "$classpath" "$class" "$@" 2>&1 | tee "$out/$name.txt"
   echo
   echo "=== results ($out/$name-results.txt) ==="
   grep -h '^RESULT' "$out/$name.txt" | tee "$out/$name-results.txt"

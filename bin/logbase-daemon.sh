@@ -56,7 +56,7 @@ launch() { # NAME MAIN ARGS...
   local cp log="$RUN/logs/$name.log"; cp="$(lb_classpath)"
   # Appended, never truncated: a restarted daemon's log keeps the lines that tell why it died.
   printf '\n==== %s: starting %s (%s)\n' "$(date '+%Y-%m-%d %H:%M:%S')" "$name" "$*" >> "$log"
-  local java=(java ${LOGBASE_DAEMON_OPTS:--Xmx512m}
+  local java=(java ${LOGBASE_DAEMON_OPTS:-$LB_DAEMON_OPTS_DEFAULT}
     -Dlog4j.configuration="file:$LOGBASE_HOME/conf/log4j.properties"
     -Dlogbase.root.logger="${LOGBASE_ROOT_LOGGER:-INFO,console}"
     -Dhadoop.log.dir="$RUN/logs"

@@ -8,15 +8,15 @@ public final class Closeables {
   private Closeables() {}
 
   /**
-   * Closes each of {@code all}, every one even if an earlier one fails; then throws the first
-   * failure, with the later ones suppressed in it.
+   * Closes each of {@code all}, every one even if an earlier one fails (with an {@link IOException}
+   * or a runtime exception); then throws the first failure, with the later ones suppressed in it.
    */
   public static void closeAll(Iterable<? extends Closeable> all) throws IOException {
-    IOException failure = null;
+    Exception failure = null;
     for (Closeable c : all) {
       try {
         c.close();
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         if (failure == null) {
           failure = e;
         } else {
@@ -24,8 +24,11 @@ public final class Closeables {
         }
       }
     }
+    if (failure instanceof IOException e) {
+      throw e;
+    }
     if (failure != null) {
-      throw failure;
+      throw (RuntimeException) failure;
     }
   }
 

@@ -3,6 +3,7 @@ package org.logbase.common;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -41,5 +42,21 @@ class CloseablesTest {
     IOException thrown = assertThrows(IOException.class, () -> Closeables.closeAll(List.of(c, c)));
     assertSame(shared, thrown);
     assertArrayEquals(new Throwable[0], thrown.getSuppressed());
+  }
+
+  @Test
+  void aRuntimeFailureToCloseOneStillClosesTheRestAndIsThrownFirst() {
+    IllegalStateException first = new IllegalStateException("already closed");
+    IOException second = new IOException("close failed");
+    boolean[] closed = {false};
+    List<Closeable> all = List.of(() -> {
+      throw first;
+    }, () -> {
+      throw second;
+    }, () -> closed[0] = true);
+    IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> Closeables.closeAll(all));
+    assertSame(first, thrown);
+    assertArrayEquals(new Throwable[] {second}, thrown.getSuppressed());
+    assertTrue(closed[0], "the last one was closed too");
   }
 }

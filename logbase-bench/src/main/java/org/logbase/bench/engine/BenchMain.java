@@ -1,8 +1,12 @@
 package org.logbase.bench.engine;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -79,5 +83,27 @@ public final class BenchMain {
   public static void gc() {
     // Start each trial with a clean heap, so one side does not pay for the other's garbage.
     System.gc();
+  }
+
+  /**
+   * Whether the heap asked for transparent huge pages, and how much of the process's memory is on
+   * them (Linux's {@code /proc/self/smaps_rollup}; "unknown" elsewhere): on the benchmark machine a
+   * full scan, which writes every value it returns into new heap memory, ran about 30% slower
+   * without them (docs/benchmarks.md, "Compaction").
+   */
+  public static String hugePages() {
+    HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+    String asked = hs.getVMOption("UseTransparentHugePages").getValue();
+    String held = "unknown";
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/smaps_rollup"))) {
+        if (line.startsWith("AnonHugePages:")) {
+          held = String.format(Locale.ROOT, "%,d MB", Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      held = "unknown (" + e + ")";
+    }
+    return "UseTransparentHugePages=" + asked + ", process memory on huge pages: " + held;
   }
 }
