@@ -12,6 +12,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+LOGBASE_HOME="$(pwd)"
+# shellcheck source=bin/lib.sh
+source "$LOGBASE_HOME/bin/lib.sh"
 out="${1:-target/bench}"
 mkdir -p "$out"
 
@@ -31,7 +34,7 @@ run() {
   echo
   echo ">>> $class $* (-Xmx$heap), output in $out/$name.txt"
   # shellcheck disable=SC2086
-  if ! java "-Xmx$heap" ${JAVA_OPTS:-} -cp "$classpath" "org.logbase.bench.engine.$class" "$@" 2>&1 | tee "$out/$name.txt"; then
+  if ! java "-Xmx$heap" $LB_HUGE_PAGES ${JAVA_OPTS:-} -cp "$classpath" "org.logbase.bench.engine.$class" "$@" 2>&1 | tee "$out/$name.txt"; then
     failed+=("$class")
   fi
 }

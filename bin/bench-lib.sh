@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Shared by bin/bench-oracle.sh and bin/bench-txn.sh (sourced).
+LOGBASE_HOME="${LOGBASE_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+# shellcheck source=bin/lib.sh
+source "$LOGBASE_HOME/bin/lib.sh"
 
 # bench_init [OUTDIR]: goes to the repository's root, creates $out (default: target/bench) and builds.
 bench_init() {
@@ -23,14 +26,14 @@ bench_build() {
 # output to $out/NAME.txt and its RESULT lines to $out/NAME-results.txt. The heap is fixed (-Xms as
 # -Xmx), as a server's would be: the programs call System.gc() between trials, after which a
 # growable heap shrinks, and the side that allocates then pays for faulting its pages in again. It
-# is on transparent huge pages, as a daemon's is (LB_DAEMON_OPTS_DEFAULT in bin/lib.sh).
+# is on transparent huge pages, as a daemon's is (LB_HUGE_PAGES in bin/lib.sh).
 bench_run() {
   local name=$1 class=$2
   shift 2
   echo
   echo ">>> ${class##*.} $*, output in $out/$name.txt"
   # shellcheck disable=SC2086
-  java "-Xms${BENCH_HEAP:-1g}" "-Xmx${BENCH_HEAP:-1g}" -XX:+UseTransparentHugePages ${JAVA_OPTS:-} -cp "$classpath" "$class" "$@" 2>&1 | tee "$out/$name.txt"
+  java "-Xms${BENCH_HEAP:-1g}" "-Xmx${BENCH_HEAP:-1g}" $LB_HUGE_PAGES ${JAVA_OPTS:-} -cp "$classpath" "$class" "$@" 2>&1 | tee "$out/$name.txt"
   echo
   echo "=== results ($out/$name-results.txt) ==="
   grep -h '^RESULT' "$out/$name.txt" | tee "$out/$name-results.txt"

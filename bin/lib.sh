@@ -4,11 +4,17 @@
 : "${LOGBASE_HOME:?LOGBASE_HOME must be set}"
 LB_CP_FILE="$LOGBASE_HOME/logbase-dist/target/runtime-classpath.txt"
 
-# The JVM options of a cluster daemon unless $LOGBASE_DAEMON_OPTS replaces them. The heap is on
-# transparent huge pages where the kernel's THP mode is "madvise" or "always" (elsewhere on normal
-# pages): a full scan writes each value it returns into new heap memory, and with 4 KiB pages that
-# made it about 30% slower on the benchmark machine (docs/benchmarks.md, "Compaction").
-LB_DAEMON_OPTS_DEFAULT="-Xmx512m -XX:+UseTransparentHugePages"
+# The heap on transparent huge pages, where the kernel's THP mode is "madvise" or "always" (elsewhere
+# on normal pages): a full scan writes each value it returns into new heap memory, and with 4 KiB
+# pages that made it about 30% slower on the benchmark machine (docs/benchmarks.md, "Compaction").
+# The option is Linux's only: a JVM elsewhere would refuse to start with it, so there it is left out.
+if [[ "$(uname -s)" == Linux ]]; then
+  LB_HUGE_PAGES="-XX:+UseTransparentHugePages"
+else
+  LB_HUGE_PAGES=""
+fi
+# The JVM options of a cluster daemon unless $LOGBASE_DAEMON_OPTS replaces them (all of them).
+LB_DAEMON_OPTS_DEFAULT="-Xmx512m $LB_HUGE_PAGES"
 
 # The cluster's run directory ($LOGBASE_RUN_DIR, default run/cluster) as an absolute path: a relative
 # one is taken from the current directory, like any path given on a command line.

@@ -87,15 +87,16 @@ public final class BenchMain {
 
   /**
    * Whether the heap asked for transparent huge pages, and how much of the process's memory is on
-   * them (Linux's {@code /proc/self/smaps_rollup}; "unknown" elsewhere): on the benchmark machine a
+   * them (Linux's {@code /proc/self/smaps_rollup}; "unknown" where it cannot tell): on the benchmark machine a
    * full scan, which writes every value it returns into new heap memory, ran about 30% slower
    * without them (docs/benchmarks.md, "Compaction").
    */
   public static String hugePages() {
-    HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-    String asked = hs.getVMOption("UseTransparentHugePages").getValue();
+    String asked = "unknown";
     String held = "unknown";
     try {
+      HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      asked = hs.getVMOption("UseTransparentHugePages").getValue(); // no such option off Linux
       for (String line : Files.readAllLines(Path.of("/proc/self/smaps_rollup"))) {
         if (line.startsWith("AnonHugePages:")) {
           held = String.format(Locale.ROOT, "%,d MB", Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10);
