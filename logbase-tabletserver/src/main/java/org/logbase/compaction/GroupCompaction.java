@@ -53,7 +53,8 @@ final class GroupCompaction {
     long in = 0;
     long bytesIn = 0;
     long out = 0;
-    try (GroupInput input = new GroupInput(g, d.startKey(), d.endKey(), tail, reader, reading.chunkBytes(), throttle);
+    try (GroupInput input = GroupInput.open(g.index(), g.segments(), d.startKey(), d.endKey(), tail, reader,
+            reading.chunkBytes(), new SortedRuns(fs, path.getParent(), id, throttle), throttle, d + "/" + group.name());
         SortedSegmentWriter w = SortedFormats.current().create(fs, path, id,
             SegmentOptions.defaults(Compression.valueOf(group.policy().compression().name())))) {
       EntryIterator c = input.entries();

@@ -29,7 +29,12 @@ final class IndexChunks {
     }
 
     long cost() {
-      return frameLength() + key.length + (long) ENTRY_OVERHEAD;
+      return cost(key.length, meta);
+    }
+
+    /** The estimated heap of a version with a key of {@code keyLength} bytes and index meta {@code meta}. */
+    static long cost(int keyLength, int meta) {
+      return LogPointer.frameLength(meta) + keyLength + (long) ENTRY_OVERHEAD;
     }
   }
 

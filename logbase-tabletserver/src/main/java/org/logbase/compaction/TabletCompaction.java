@@ -36,9 +36,12 @@ public final class TabletCompaction {
   /** Versions written by transactions this recent are kept whatever else applies. */
   public static final String TXN_RETENTION_MS = "compaction.txn.retention.ms";
   static final long DEFAULT_TXN_RETENTION_MS = 24 * 3600 * 1000;
-  /** Bytes of versions a compaction reads per second at most (0: no limit). */
+  /**
+   * Bytes a compaction moves per second at most (0: no limit): the log bytes it reads, the versions
+   * of its temporary runs written and read back, and the versions of earlier segments it reads.
+   */
   public static final String THROUGHPUT = "compaction.throughput.bytes.per.sec";
-  static final long DEFAULT_THROUGHPUT = 64L << 20;
+  static final long DEFAULT_THROUGHPUT = 32L << 20;
   /**
    * Heap a compaction may fill with one chunk of the index's versions and their records' frames
    * (estimated: frame and key bytes plus 80 per version). The index is read chunk by chunk, each

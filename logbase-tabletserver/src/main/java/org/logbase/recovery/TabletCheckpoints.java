@@ -99,7 +99,8 @@ public final class TabletCheckpoints {
 
   /**
    * Deletes the files a crash (or a writer fenced off meanwhile) left half-written in the tablet's
-   * directory: index files and sorted segments still under their temporary names. Nothing names
+   * directory: index files and sorted segments still under their temporary names, and a
+   * compaction's temporary sorted runs. Nothing names
    * them, and nothing will: whoever wrote them no longer serves the tablet, or is this server before
    * it opened the tablet again. A writer still at it finds its file gone and fails.
    */
@@ -107,7 +108,8 @@ public final class TabletCheckpoints {
     List<String> removed = new ArrayList<>();
     for (FileStatus f : SharedPaths.list(fs, manifests.directory(d.id()))) {
       String name = f.getPath().getName();
-      if ((IndexFiles.isUnfinished(name) || SortedFormats.isUnfinished(name)) && fs.delete(f.getPath(), false)) {
+      if ((IndexFiles.isUnfinished(name) || SortedFormats.isUnfinished(name) || SortedFormats.isRun(name))
+          && fs.delete(f.getPath(), false)) {
         removed.add(name + " (" + f.getLen() + " bytes)");
       }
     }

@@ -40,6 +40,20 @@ public final class SortedFormats {
     return path.suffix(TEMPORARY_SUFFIX);
   }
 
+  /**
+   * The name of the {@code n}th temporary sorted run of the compaction that writes segment {@code
+   * id}: in a segment's format, read back by that compaction only and deleted when it ends. Nothing
+   * names a run, so one a crash left behind is deleted by the tablet's next opener ({@link #isRun}).
+   */
+  public static String runName(long id, int n) {
+    return String.format(Locale.ROOT, "run-%020d-%d.lbs", id, n);
+  }
+
+  /** Whether a file of a tablet's directory is a compaction's run ({@link #runName}), finished or not. */
+  public static boolean isRun(String name) {
+    return name.startsWith("run-") && (name.endsWith(".lbs") || name.endsWith(".lbs" + TEMPORARY_SUFFIX));
+  }
+
   /** Whether a file of a tablet's directory is a segment ({@link #fileName}) whose writing never finished. */
   public static boolean isUnfinished(String name) {
     return name.startsWith("sorted-") && name.endsWith(".lbs" + TEMPORARY_SUFFIX);

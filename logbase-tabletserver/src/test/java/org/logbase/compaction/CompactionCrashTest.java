@@ -33,7 +33,8 @@ import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.ChildProcess;
 
 /**
- * kill -9 of a compacting process at nine moments ({@link CrashingFileSystem.Moment}: the segment
+ * kill -9 of a compacting process at ten moments ({@link CrashingFileSystem.Moment}: a temporary
+ * sorted run of its input written (its versions span several regions of the log); the segment
  * created, half written, complete under its temporary name, renamed to its own; the index file and
  * the manifest edit of the switch, before and after; a later compaction deleting a segment no kept
  * checkpoint names; the log's garbage collection deleting a log segment no tablet needs), while it
@@ -41,7 +42,7 @@ import org.logbase.testing.ChildProcess;
  * newest value of every row, and no value for a row whose newest write was a delete: a tombstone
  * dropped with what it hid would bring an old value back), and again after a compaction that runs
  * to its end. The opener leaves no half-written file: a segment the crash cut off before it was
- * finished is gone.
+ * finished is gone, and so are the runs.
  */
 class CompactionCrashTest {
   static final TableSchema T = new TableSchema("c", 9, List.of(
@@ -87,6 +88,7 @@ class CompactionCrashTest {
       check(t, acked, moment + ", reopened");
       assertEquals(List.of(), files(n -> n.endsWith(".lbs.tmp") || n.endsWith(".idx.tmp")),
           moment + ": the opener removes the files a crash left half-written");
+      assertEquals(List.of(), files(n -> n.startsWith("run-")), moment + ": the opener removes a compaction's runs");
       if (moment.compareTo(CrashingFileSystem.Moment.SEGMENT_RENAMED) < 0) {
         assertEquals(List.of(), files(n -> n.startsWith("sorted-")),
             moment + ": the first compaction never finished its segment, so nothing of it stays");

@@ -19,6 +19,7 @@ import org.apache.hadoop.util.Progressable;
 final class CrashingFileSystem extends FilterFileSystem {
   /** Where a compaction is stopped, in the order a compaction reaches them. */
   enum Moment {
+    RUN_WRITTEN, // a temporary sorted run of the compaction's input written and renamed; others to come
     SEGMENT_CREATED, // the sorted segment's file exists, empty
     SEGMENT_HALF_WRITTEN, // some of its blocks are written
     SEGMENT_COMPLETE, // written and synced under its temporary name, not in force
@@ -80,6 +81,9 @@ final class CrashingFileSystem extends FilterFileSystem {
     boolean renamed = super.rename(src, dst);
     if (src.getName().startsWith("sorted-")) {
       stopIf(Moment.SEGMENT_RENAMED);
+    }
+    if (src.getName().startsWith("run-")) {
+      stopIf(Moment.RUN_WRITTEN);
     }
     return renamed;
   }

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,6 +31,8 @@ import org.logbase.log.LogRecord;
 import org.logbase.log.RecordCodec;
 import org.logbase.log.RecordReader;
 import org.logbase.log.RecordType;
+import org.logbase.sorted.EntryIterator;
+import org.logbase.sorted.SegmentIdentity;
 import org.logbase.sorted.SortedEntry;
 
 /**
@@ -48,6 +51,8 @@ class IndexEntriesTest {
   private final Set<Long> tail = new HashSet<>();
   private FileRegistry files;
   private RecordReader reader;
+  /** Bytes of the two log files. */
+  private long logBytes;
 
   @BeforeEach
   void writeTheLog() throws IOException {
@@ -100,6 +105,7 @@ class IndexEntriesTest {
     }
     Path file = dir.resolve("seg-" + id + ".log");
     Files.write(file, out.toByteArray());
+    logBytes += out.size();
     files.register(id, new org.apache.hadoop.fs.Path(file.toUri()));
   }
 
@@ -141,6 +147,55 @@ class IndexEntriesTest {
     if (chunkBytes >= 1_000_000_000) {
       assertEquals(1, entries.chunksRead());
       assertEquals(2, chunks.reads(), "one read per file: the gaps are small");
+    }
+  }
+
+  /**
+   * The same versions through a group's input, which reads them by regions of the log into sorted
+   * runs when they do not fit one chunk: every log byte read at most once (key range by key range it
+   * would be once per chunk), more than {@link SortedRuns#MAX_OPEN} runs merged in two steps, and
+   * no run left behind.
+   */
+  @ParameterizedTest
+  @CsvSource({"800, 300", "3000, 4096", "20000, 16384", "20000, 1", "1000000000, 4194304"})
+  void regionsOfTheLogGiveTheSameVersionsReadingItOnce(long chunkBytes, int windowBytes) throws IOException {
+    List<SortedEntry> expected = new ArrayList<>();
+    ChunkReader direct = new ChunkReader(reader, windowBytes, new Throttle(0));
+    IndexEntries entries = new IndexEntries(new IndexChunks(index.range(null, null), tail::contains, chunkBytes),
+        direct);
+    while (entries.hasNext()) {
+      expected.add(entries.next());
+    }
+    FileSystem fs = LogFileSystems.open(URI.create("file:///"), new Configuration());
+    Path runDir = Files.createDirectories(dir.resolve("runs"));
+    ChunkReader byRegion = new ChunkReader(reader, windowBytes, new Throttle(0));
+    SortedRuns runs = new SortedRuns(fs, new org.apache.hadoop.fs.Path(runDir.toUri()),
+        new SegmentIdentity(99, 1, 1, 0), new Throttle(0));
+    List<SortedEntry> got = new ArrayList<>();
+    try (GroupInput input = GroupInput.open(index, List.of(), null, null, tail::contains, byRegion, chunkBytes, runs,
+        new Throttle(0), "test")) {
+      for (EntryIterator e = input.entries(); e.hasNext(); ) {
+        got.add(e.next());
+      }
+      List<LogRegions.Region> plan = LogRegions.plan(index.range(null, null), tail::contains, chunkBytes);
+      if (plan.size() > 1) {
+        assertEquals(plan.size() + runs.merges(), runs.count(), input.describe());
+        assertTrue(byRegion.bytesRead() <= logBytes, byRegion.bytesRead() + " bytes read of a log of " + logBytes
+            + " (key range by key range: " + direct.bytesRead() + "); " + input.describe());
+      } else {
+        assertEquals(0, runs.count());
+      }
+      if (chunkBytes == 800) {
+        assertTrue(runs.count() > SortedRuns.MAX_OPEN + 1 && runs.merges() > 0, input.describe());
+      }
+      if (chunkBytes == 20000 && windowBytes > 1) {
+        assertTrue(direct.bytesRead() > 2 * logBytes, "key range by key range read the log " + direct.bytesRead()
+            + " bytes of " + logBytes + "; the test would not tell the two apart");
+      }
+    }
+    assertEquals(expected, got);
+    try (Stream<Path> left = Files.list(runDir)) {
+      assertEquals(List.of(), left.map(p -> p.getFileName().toString()).toList(), "runs left behind");
     }
   }
 }
