@@ -73,11 +73,20 @@ final class GroupInput implements Closeable {
         layers.add(direct);
       } else {
         long started = System.nanoTime();
+        long planned = 0;
+        long written = 0;
         for (LogRegions.Region region : plan) {
           IndexEntries e = new IndexEntries(
-              new IndexChunks(index.range(start, end), p -> tail.test(p) || !region.holds(p), chunkBytes), reader);
-          runs.write(e);
+              new IndexChunks(index.range(start, end), p -> !region.holds(p) || tail.test(p), chunkBytes), reader);
+          written += runs.write(e);
+          planned += region.versions();
           chunks += e.chunksRead();
+        }
+        if (written != planned) {
+          // The index's versions outside the tail do not change while a compaction runs; if they
+          // did, the runs would miss some (the switch would drop them) or hold some twice.
+          throw new IllegalStateException("compacting " + what + ": the runs hold " + written + " versions, the plan "
+              + planned + "; the index changed under the compaction");
         }
         LOG.info("compacting {}: {} regions of the log read into {} runs ({} bytes, {} log reads of {} bytes) in {} ms",
             what, plan.size(), runs.count(), runs.bytesWritten(), reader.reads(), reader.bytesRead(),

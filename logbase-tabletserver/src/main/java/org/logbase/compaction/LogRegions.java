@@ -21,8 +21,8 @@ final class LogRegions {
   private static final int MIN_SHIFT = 6;
   private static final int MAX_SHIFT = 24;
 
-  /** The buckets {@code first} to {@code last} of the log, and the cost of the versions in them. */
-  record Region(int shift, long first, long last, long cost) {
+  /** The buckets {@code first} to {@code last} of the log, and the cost and number of the versions in them. */
+  record Region(int shift, long first, long last, long cost, long versions) {
     boolean holds(long pointer) {
       long bucket = pointer >>> shift;
       return bucket >= first && bucket <= last;
@@ -44,31 +44,36 @@ final class LogRegions {
    */
   static List<Region> plan(IndexCursor cursor, LongPredicate skip, long chunkBytes) {
     int shift = shift(chunkBytes);
-    TreeMap<Long, Long> costs = new TreeMap<>();
+    TreeMap<Long, long[]> buckets = new TreeMap<>(); // bucket -> {cost, versions}
     while (cursor.next()) {
       long pointer = cursor.pointer();
       if (!skip.test(pointer)) {
-        costs.merge(pointer >>> shift, IndexChunks.Pointer.cost(cursor.key().length, cursor.meta()), Long::sum);
+        long[] b = buckets.computeIfAbsent(pointer >>> shift, k -> new long[2]);
+        b[0] += IndexChunks.Pointer.cost(cursor.key().length, cursor.meta());
+        b[1]++;
       }
     }
     List<Region> regions = new ArrayList<>();
     long first = -1;
     long last = -1;
     long cost = 0;
-    for (Map.Entry<Long, Long> b : costs.entrySet()) {
-      if (first >= 0 && cost + b.getValue() > chunkBytes) {
-        regions.add(new Region(shift, first, last, cost));
+    long versions = 0;
+    for (Map.Entry<Long, long[]> b : buckets.entrySet()) {
+      if (first >= 0 && cost + b.getValue()[0] > chunkBytes) {
+        regions.add(new Region(shift, first, last, cost, versions));
         first = -1;
         cost = 0;
+        versions = 0;
       }
       if (first < 0) {
         first = b.getKey();
       }
       last = b.getKey();
-      cost += b.getValue();
+      cost += b.getValue()[0];
+      versions += b.getValue()[1];
     }
     if (first >= 0) {
-      regions.add(new Region(shift, first, last, cost));
+      regions.add(new Region(shift, first, last, cost, versions));
     }
     return regions;
   }

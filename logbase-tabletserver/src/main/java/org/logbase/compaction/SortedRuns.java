@@ -20,11 +20,12 @@ import org.logbase.sorted.SortedSegmentWriter;
 
 /**
  * The temporary sorted runs of one column group's compaction ({@link SortedFormats#runName}, next to
- * the segment it writes): each written once from entries in entry order, uncompressed, then read back
- * once by the merge; both count against the compaction's throttle. Runs never overlap in versions (each holds other versions of the index), so
- * their order in the merge does not matter. At most {@link #MAX_OPEN} are read at once: beyond that,
- * the first ones are merged into a new run first. Closing deletes them all; a crash leaves them to
- * the tablet's next opener.
+ * the segment it writes): each written once from entries in entry order, uncompressed and not
+ * synced (a crash loses a compaction's runs anyway), then read back once by the merge; both count
+ * against the compaction's throttle. Runs never overlap in versions (each holds other versions of
+ * the index), so their order in the merge does not matter. At most {@link #MAX_OPEN} are read at
+ * once: beyond that, the first ones are merged into a new run first. Closing deletes them all; a
+ * crash leaves them to the tablet's next opener.
  */
 final class SortedRuns implements Closeable {
   /** Runs the merge reads at once at most (each holds a stream and a block). */
@@ -51,32 +52,41 @@ final class SortedRuns implements Closeable {
     this.throttle = throttle;
   }
 
-  /** Writes the entries {@code in} gives (in entry order) into a new run, and closes {@code in}. */
-  void write(EntryIterator in) throws IOException {
+  /**
+   * Writes the entries {@code in} gives (in entry order) into a new run, and closes {@code in}.
+   *
+   * @return how many entries the run holds
+   */
+  long write(EntryIterator in) throws IOException {
     try (in) {
       Path path = new Path(dir, SortedFormats.runName(identity.fileId(), written.size()));
       written.add(path);
       try (SortedSegmentWriter w = SortedFormats.current().create(fs, path, identity,
-          SegmentOptions.defaults(Compression.NONE).withBloomBitsPerKey(1))) {
+          SegmentOptions.defaults(Compression.NONE).withBloomBitsPerKey(1).withoutSync())) {
+        long n = 0;
         while (in.hasNext()) {
           SortedEntry e = in.next();
           w.append(e);
+          n++;
           throttle.acquire(ThrottledEntries.bytes(e));
         }
         bytesWritten += w.finish().fileBytes();
+        runs.add(path);
+        return n;
       }
-      runs.add(path);
     }
   }
 
   /**
    * The runs, to be read once in entry order, each counting against the throttle: at most {@link
-   * #MAX_OPEN}, the first ones merged into new runs until no more remain.
+   * #MAX_OPEN}; with more, the first ones are merged into one new run first, as few as leave that
+   * many (at most {@link #MAX_OPEN} at a time).
    */
   List<EntryIterator> read() throws IOException {
     while (runs.size() > MAX_OPEN) {
-      List<Path> first = new ArrayList<>(runs.subList(0, MAX_OPEN));
-      runs.subList(0, MAX_OPEN).clear();
+      int k = Math.min(MAX_OPEN, runs.size() - MAX_OPEN + 1);
+      List<Path> first = new ArrayList<>(runs.subList(0, k));
+      runs.subList(0, k).clear();
       List<Closeable> readers = new ArrayList<>();
       try {
         List<EntryIterator> scans = new ArrayList<>();

@@ -137,7 +137,9 @@ final class SegmentWriterV1 implements SortedSegmentWriter {
         empty ? 0 : minTs, empty ? 0 : maxTs, rawBytes, storedBytes);
     out.write(trailer.encode());
     position += TrailerV1.BYTES;
-    out.hsync();
+    if (options.sync()) {
+      out.hsync();
+    }
     out.close();
     finished = true;
     boolean renamed;

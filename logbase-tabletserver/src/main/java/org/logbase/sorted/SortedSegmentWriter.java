@@ -6,7 +6,8 @@ import java.io.IOException;
 /**
  * Writes one sorted segment from entries given in entry order ({@link SortedEntry#ORDER}), each
  * (row key, timestamp) once. Obtained from a {@link SegmentFormat}. The file is complete, and
- * durable ({@code hsync}), only when {@link #finish} returned; {@link #close} before that abandons
+ * durable ({@code hsync}, unless {@link SegmentOptions#sync} says not to), only when {@link #finish}
+ * returned; {@link #close} before that abandons
  * it and deletes what was written. After an {@link IOException} from the file system the writer
  * takes nothing more: close it.
  */

@@ -1,6 +1,7 @@
 package org.logbase.compaction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -15,10 +16,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.util.Progressable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -194,6 +201,33 @@ class IndexEntriesTest {
       }
     }
     assertEquals(expected, got);
+    try (Stream<Path> left = Files.list(runDir)) {
+      assertEquals(List.of(), left.map(p -> p.getFileName().toString()).toList(), "runs left behind");
+    }
+  }
+
+  /** A compaction whose third run cannot be written fails, and leaves none of its runs behind. */
+  @Test
+  void aFailedInputLeavesNoRun() throws IOException {
+    FileSystem local = LogFileSystems.open(URI.create("file:///"), new Configuration());
+    AtomicInteger creates = new AtomicInteger();
+    FileSystem failing = new FilterFileSystem(local) {
+      @Override
+      public FSDataOutputStream create(org.apache.hadoop.fs.Path f, FsPermission permission, boolean overwrite,
+          int bufferSize, short replication, long blockSize, Progressable progress) throws IOException {
+        if (creates.incrementAndGet() == 3) {
+          throw new IOException("disk full (the test's)");
+        }
+        return super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress);
+      }
+    };
+    Path runDir = Files.createDirectories(dir.resolve("runs"));
+    SortedRuns runs = new SortedRuns(failing, new org.apache.hadoop.fs.Path(runDir.toUri()),
+        new SegmentIdentity(99, 1, 1, 0), new Throttle(0));
+    IOException e = assertThrows(IOException.class, () -> GroupInput.open(index, List.of(), null, null,
+        tail::contains, new ChunkReader(reader, 4096, new Throttle(0)), 3000, runs, new Throttle(0), "test"));
+    assertEquals("disk full (the test's)", e.getMessage());
+    assertEquals(3, creates.get());
     try (Stream<Path> left = Files.list(runDir)) {
       assertEquals(List.of(), left.map(p -> p.getFileName().toString()).toList(), "runs left behind");
     }
