@@ -100,11 +100,7 @@ final class GroupInput implements Closeable {
     } catch (IOException | RuntimeException e) {
       List<Closeable> all = new ArrayList<>(layers);
       all.add(runs);
-      try {
-        Closeables.closeAll(all);
-      } catch (IOException closing) {
-        e.addSuppressed(closing);
-      }
+      Closeables.closeAllAfter(all, e);
       throw e;
     }
   }
@@ -117,7 +113,8 @@ final class GroupInput implements Closeable {
   /** How the index's versions were read, for the server's log. */
   String describe() {
     if (direct != null) {
-      return direct.chunksRead() + " chunks of the index, " + reader.reads() + " log reads of " + reader.bytesRead() + " bytes in all";
+      return direct.chunksRead() + " chunks of the index, " + reader.reads() + " log reads of " + reader.bytesRead()
+          + " bytes in all";
     }
     return regions + " regions of the log in " + runChunks + " chunks, " + reader.reads() + " log reads of "
         + reader.bytesRead() + " bytes, " + runs.count() + " runs of " + runs.bytesWritten() + " bytes ("

@@ -94,9 +94,11 @@ final class SortedRuns implements Closeable {
           scans.add(scan(p, readers));
         }
         write(new MergingIterator(scans));
-      } finally {
-        Closeables.closeAll(readers);
+      } catch (IOException | RuntimeException e) {
+        Closeables.closeAllAfter(readers, e);
+        throw e;
       }
+      Closeables.closeAll(readers);
       merges++;
       for (Path p : first) {
         fs.delete(p, false);
