@@ -5,16 +5,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.logbase.common.Cell;
 import org.logbase.common.HybridTimestamp;
-import org.logbase.common.Row;
 import org.logbase.common.schema.SchemaProtos;
 import org.logbase.rpc.ClusterStatusResponse;
 import org.logbase.rpc.ColumnValue;
 import org.logbase.rpc.CompactTableResponse;
 import org.logbase.rpc.CompactionStats;
-import org.logbase.rpc.RowResult;
 import org.logbase.rpc.ServerLoad;
 import org.logbase.rpc.ServerStatus;
 import org.logbase.rpc.TableMeta;
@@ -60,13 +56,6 @@ final class Protos {
     }).toList();
   }
 
-  static Row row(RowResult r) {
-    TreeMap<String, Cell> cells = new TreeMap<>();
-    for (org.logbase.rpc.Cell c : r.getCellsList()) {
-      cells.put(c.getColumn(), new Cell(c.getValue().toByteArray(), c.getTimestamp()));
-    }
-    return new Row(r.getKey().toByteArray(), cells);
-  }
 
   static List<ColumnValue> columns(Map<String, byte[]> columns) {
     List<ColumnValue> values = new ArrayList<>(columns.size());

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.Row;
+import org.logbase.common.rpc.RowProtos;
 import org.logbase.rpc.RowResult;
 import org.logbase.rpc.ScanBatch;
 
@@ -76,7 +77,7 @@ public final class Scanner implements Iterator<Row>, Iterable<Row>, AutoCloseabl
       throw new NoSuchElementException();
     }
     returned++;
-    return Protos.row(batch.next());
+    return RowProtos.fromProto(batch.next());
   }
 
   /** This scanner, to use in a for-each loop (once). */

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.Row;
+import org.logbase.common.rpc.RowProtos;
 import org.logbase.rpc.GetRequest;
 import org.logbase.rpc.GetResponse;
 import org.logbase.rpc.GroupVersion;
@@ -89,7 +90,7 @@ public final class Table {
         .addAllColumns(columns == null ? List.of() : columns)
         .setAsOf(Protos.asOf(checkedAsOf(asOf)))
         .build()));
-    return r.getFound() ? Protos.row(r.getRow()) : null;
+    return r.getFound() ? RowProtos.fromProto(r.getRow()) : null;
   }
 
   /**

@@ -6,7 +6,9 @@ import java.util.SortedMap;
 /** A row as read: its key and the newest visible value of each requested column, by column name. */
 public record Row(byte[] key, SortedMap<String, Cell> cells) {
   public Row {
-    cells = Collections.unmodifiableSortedMap(cells);
+    if (!(cells instanceof Cells)) { // Cells are immutable already
+      cells = Collections.unmodifiableSortedMap(cells);
+    }
   }
 
   /** The value of {@code column}, or null if the row has none visible. */

@@ -4,11 +4,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import org.logbase.common.Bytes;
-import org.logbase.common.Cell;
+import org.logbase.common.Cells;
 import org.logbase.common.Closeables;
 import org.logbase.common.Row;
 
@@ -22,12 +20,14 @@ import org.logbase.common.Row;
  */
 public final class RowScanner implements Closeable {
   private final List<GroupScan> scans;
+  private final int columns; // the most a row can hold: each row's cells are sized for it
   private boolean exhausted;
   private boolean closed;
 
   /** @param scans one per column group read, in entry order; closed with this */
   RowScanner(List<GroupScan> scans) {
     this.scans = scans;
+    this.columns = scans.stream().mapToInt(s -> s.wanted.size()).sum();
     this.exhausted = scans.isEmpty();
   }
 
@@ -94,7 +94,7 @@ public final class RowScanner implements Closeable {
       if (next == null) {
         return;
       }
-      TreeMap<String, Cell> cells = new TreeMap<>();
+      Cells.Builder cells = Cells.builder(columns);
       for (GroupScan s : scans) {
         byte[] k = s.peekKey();
         if (k != null && (k == next || Bytes.compare(k, next) == 0)) {
@@ -102,7 +102,7 @@ public final class RowScanner implements Closeable {
         }
       }
       if (!cells.isEmpty()) {
-        out.add(new Row(next, cells));
+        out.add(new Row(next, cells.build()));
       }
     }
   }
@@ -134,7 +134,7 @@ public final class RowScanner implements Closeable {
     }
 
     /** Resolves the row at the cursor into {@code out} and moves past all its versions. */
-    void readRow(Map<String, Cell> out) throws IOException {
+    void readRow(Cells.Builder out) throws IOException {
       byte[] key = cursor.key();
       int missing = wanted.size();
       boolean done = false;

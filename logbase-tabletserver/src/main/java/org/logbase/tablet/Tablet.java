@@ -9,10 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Bytes;
 import org.logbase.common.Cell;
+import org.logbase.common.Cells;
 import org.logbase.common.Closeables;
 import org.logbase.common.HybridTimestamp;
 import org.logbase.common.KeyOutOfRangeException;
@@ -146,14 +146,14 @@ public final class Tablet {
    */
   public Row get(byte[] key, Collection<String> columns, long asOf) throws IOException {
     checkKey(key);
-    TreeMap<String, Cell> cells = new TreeMap<>();
+    Cells.Builder cells = Cells.builder(columns == null ? 4 : columns.size());
     long now = clock.wallMillis();
     for (Map.Entry<ColumnGroup, Set<String>> e : wanted(columns).entrySet()) {
       try (VersionCursor c = visible(e.getKey(), key, asOf, now)) {
         merge(c, e.getValue(), cells);
       }
     }
-    return cells.isEmpty() ? null : new Row(key, cells);
+    return cells.isEmpty() ? null : new Row(key, cells.build());
   }
 
   /**
@@ -370,7 +370,7 @@ public final class Tablet {
   }
 
   /** Reads versions from the cursor (one row, newest first) until all wanted columns are found or a tombstone. */
-  private static void merge(VersionCursor c, Set<String> wanted, Map<String, Cell> out) throws IOException {
+  private static void merge(VersionCursor c, Set<String> wanted, Cells.Builder out) throws IOException {
     int missing = wanted.size();
     while (missing > 0 && c.next()) {
       if (c.isTombstone()) {
@@ -384,11 +384,10 @@ public final class Tablet {
    * Moves the wanted columns that {@code out} does not hold yet into it (a row's versions come
    * newest first, and the groups' columns are disjoint); returns how many it moved.
    */
-  static int collect(List<LogRecord.Column> columns, long ts, Set<String> wanted, Map<String, Cell> out) {
+  static int collect(List<LogRecord.Column> columns, long ts, Set<String> wanted, Cells.Builder out) {
     int moved = 0;
     for (LogRecord.Column col : columns) {
-      if (wanted.contains(col.name()) && !out.containsKey(col.name())) {
-        out.put(col.name(), new Cell(col.value(), ts));
+      if (wanted.contains(col.name()) && out.addIfAbsent(col.name(), new Cell(col.value(), ts))) {
         moved++;
       }
     }

@@ -1,8 +1,8 @@
 package org.logbase.common.rpc;
 
 import com.google.protobuf.ByteString;
-import java.util.TreeMap;
 import org.logbase.common.Cell;
+import org.logbase.common.Cells;
 import org.logbase.common.Row;
 import org.logbase.rpc.RowResult;
 
@@ -18,10 +18,12 @@ public final class RowProtos {
   }
 
   public static Row fromProto(RowResult r) {
-    TreeMap<String, Cell> cells = new TreeMap<>();
+    Cells.Builder cells = Cells.builder(r.getCellsCount());
     for (org.logbase.rpc.Cell c : r.getCellsList()) {
-      cells.put(c.getColumn(), new Cell(c.getValue().toByteArray(), c.getTimestamp()));
+      if (!cells.addIfAbsent(c.getColumn(), new Cell(c.getValue().toByteArray(), c.getTimestamp()))) {
+        throw new IllegalArgumentException("a row holds column '" + c.getColumn() + "' twice");
+      }
     }
-    return new Row(r.getKey().toByteArray(), cells);
+    return new Row(r.getKey().toByteArray(), cells.build());
   }
 }
