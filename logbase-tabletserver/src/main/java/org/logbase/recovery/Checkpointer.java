@@ -4,13 +4,17 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.logbase.common.Config;
 import org.logbase.common.Threads;
+import org.logbase.manifest.ManifestFencedException;
 import org.logbase.rpc.CheckpointEdit;
 import org.logbase.tablet.GroupIndex;
 import org.logbase.tablet.IndexApplier.Watermark;
@@ -23,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * #UPDATES} updates, or when it has had no checkpoint for {@value #INTERVAL_MS} ms (an idle index
  * keeps its file; only the manifest moves forward, see {@link TabletCheckpoints#write}). A background
  * thread checks once a second; {@link #checkpointAll} does every tablet on request. One checkpoint
- * runs at a time.
+ * runs at a time. A tablet whose manifest another server has written since this one opened it (it
+ * was taken over while this server was cut off) is not tried again by the background checks while
+ * it stays open here: each try would only be refused again.
  */
 public final class Checkpointer implements Closeable {
   public static final String UPDATES = "checkpoint.updates";
@@ -36,6 +42,8 @@ public final class Checkpointer implements Closeable {
   private final long updateThreshold;
   private final long intervalNanos;
   private final ScheduledExecutorService timer;
+  /** Open tablets (their indexes, by identity) whose checkpoint was fenced; the checks pass them over. */
+  private final Set<GroupIndex[]> fenced = Collections.newSetFromMap(new IdentityHashMap<>());
 
   /**
    * @param tablets the indexes of each open tablet (by column-group id), read anew for every round
@@ -87,15 +95,25 @@ public final class Checkpointer implements Closeable {
   }
 
   private synchronized void checkDue() {
-    for (GroupIndex[] groups : tablets.get()) {
+    Collection<GroupIndex[]> open = tablets.get();
+    Set<GroupIndex[]> stillOpen = Collections.newSetFromMap(new IdentityHashMap<>());
+    stillOpen.addAll(open);
+    fenced.retainAll(stillOpen); // a tablet opened here again has indexes of its own
+    for (GroupIndex[] groups : open) {
       if (Thread.currentThread().isInterrupted()) {
         return; // closing: the rest waits for the next start
+      }
+      if (fenced.contains(groups)) {
+        continue;
       }
       TabletDescriptor d = descriptor(groups);
       try {
         if (isDue(groups) || !checkpoints.hasCheckpoint(d)) {
           checkpoint(groups);
         }
+      } catch (ManifestFencedException e) {
+        fenced.add(groups);
+        LOG.warn("checkpoint of {} refused, not tried again while the tablet is open here: {}", d, e.getMessage());
       } catch (IOException | RuntimeException e) {
         // The log still holds everything; a failed checkpoint only makes recovery longer.
         LOG.warn("checkpoint of {} failed; will retry", d, e);

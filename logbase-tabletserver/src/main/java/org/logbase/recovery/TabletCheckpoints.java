@@ -20,6 +20,7 @@ import org.logbase.files.SharedPaths;
 import org.logbase.index.BLinkTree;
 import org.logbase.log.LogPosition;
 import org.logbase.log.SegmentFiles;
+import org.logbase.manifest.ManifestFencedException;
 import org.logbase.manifest.ManifestLog;
 import org.logbase.manifest.Manifests;
 import org.logbase.manifest.TabletManifest;
@@ -352,45 +353,62 @@ public final class TabletCheckpoints {
     boolean rewrote = false;
     Set<Long> fileIds = new TreeSet<>();
     long maxTs = 0;
-    for (GroupIndex gi : groups) {
-      if (gi == null) {
-        continue;
+    List<String> written = new ArrayList<>(); // this checkpoint's index files
+    boolean appending = false;
+    CheckpointEdit c;
+    TabletManifest now;
+    try {
+      for (GroupIndex gi : groups) {
+        if (gi == null) {
+          continue;
+        }
+        // Read after the caller took the watermark: zero means nothing reached this index since the
+        // last checkpoint began, so that checkpoint's index file is complete up to the watermark too.
+        long updates = gi.updatesSinceCheckpoint();
+        GroupCheckpoint g = before.get(gi.group().id());
+        if (updates > 0 || g == null || !sameSegments(g, gi)) {
+          g = withSegments(indexFiles.write(gi, dir, ids.next(), wm.lsn()), gi);
+          written.add(g.getIndexPath());
+          rewrote = true;
+        }
+        covered[gi.group().id()] = updates;
+        b.addGroups(g);
+        fileIds.addAll(g.getFileIdsList());
+        maxTs = Math.max(maxTs, g.getMaxTimestamp());
       }
-      // Read after the caller took the watermark: zero means nothing reached this index since the
-      // last checkpoint began, so that checkpoint's index file is complete up to the watermark too.
-      long updates = gi.updatesSinceCheckpoint();
-      GroupCheckpoint g = before.get(gi.group().id());
-      if (updates > 0 || g == null || !sameSegments(g, gi)) {
-        g = withSegments(indexFiles.write(gi, dir, ids.next(), wm.lsn()), gi);
-        rewrote = true;
+      // Nothing new since the newest checkpoint: it stands, unless the one kept behind it as the
+      // fallback is another (an older position, a compaction's replaced files): written once more, the
+      // newest pushes that one out, and the log segments and sorted segments only it named can go.
+      boolean fallbackIsNewest = m.checkpoints().size() < 2 || m.checkpoints().get(1).equals(prev);
+      if (!rewrote && prev != null && prev.getLsn() >= wm.lsn() && prev.getLogDir().equals(ownLogDir)
+          && fallbackIsNewest) {
+        return prev;
       }
-      covered[gi.group().id()] = updates;
-      b.addGroups(g);
-      fileIds.addAll(g.getFileIdsList());
-      maxTs = Math.max(maxTs, g.getMaxTimestamp());
-    }
-    // Nothing new since the newest checkpoint: it stands, unless the one kept behind it as the
-    // fallback is another (an older position, a compaction's replaced files): written once more, the
-    // newest pushes that one out, and the log segments and sorted segments only it named can go.
-    boolean fallbackIsNewest = m.checkpoints().size() < 2 || m.checkpoints().get(1).equals(prev);
-    if (!rewrote && prev != null && prev.getLsn() >= wm.lsn() && prev.getLogDir().equals(ownLogDir)
-        && fallbackIsNewest) {
-      return prev;
-    }
-    for (long id : fileIds) {
-      String path = files.knows(id) ? SharedPaths.store(fs, files.path(id)) : knownFiles.get(id);
-      if (path == null) {
-        throw new IOException("index of " + d + " points into data file " + id + ", which this server does not know");
+      for (long id : fileIds) {
+        String path = files.knows(id) ? SharedPaths.store(fs, files.path(id)) : knownFiles.get(id);
+        if (path == null) {
+          throw new IOException("index of " + d + " points into data file " + id + ", which this server does not know");
+        }
+        b.addFiles(FileRef.newBuilder().setId(id).setPath(path));
       }
-      b.addFiles(FileRef.newBuilder().setId(id).setPath(path));
+      c = b.setMaxTimestamp(maxTs).build();
+      List<ManifestEdit> edits = new ArrayList<>();
+      if (m.range() == null) {
+        edits.add(ManifestEdit.newBuilder().setRange(TabletManifest.range(d.startKey(), d.endKey())).build());
+      }
+      edits.add(ManifestEdit.newBuilder().setCheckpoint(c).build());
+      appending = true;
+      now = log.append(edits);
+    } catch (IOException | RuntimeException e) {
+      // Failed before the append, or fenced (another server owns the tablet now; nothing was
+      // appended): no manifest names this checkpoint's index files, which would otherwise stay in
+      // the directory, one more each time the checkpointer tried again. An append that failed
+      // otherwise may have reached the manifest: its files stay.
+      if (!appending || e instanceof ManifestFencedException) {
+        deleteAfter(written, e);
+      }
+      throw e;
     }
-    CheckpointEdit c = b.setMaxTimestamp(maxTs).build();
-    List<ManifestEdit> edits = new ArrayList<>();
-    if (m.range() == null) {
-      edits.add(ManifestEdit.newBuilder().setRange(TabletManifest.range(d.startKey(), d.endKey())).build());
-    }
-    edits.add(ManifestEdit.newBuilder().setCheckpoint(c).build());
-    TabletManifest now = log.append(edits);
     for (GroupIndex gi : groups) {
       if (gi != null) {
         gi.checkpointed(covered[gi.group().id()]);
@@ -421,6 +439,17 @@ public final class TabletCheckpoints {
   }
 
   /** Deletes this tablet's own index files that no kept checkpoint uses (a parent's are left alone). */
+  /** Deletes index files a failed checkpoint wrote; a failure to is added to {@code failure}. */
+  private void deleteAfter(List<String> written, Throwable failure) {
+    for (String p : written) {
+      try {
+        indexFiles.delete(p);
+      } catch (IOException | RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
   private void deleteUnused(Set<String> before, Set<String> now, Path dir) throws IOException {
     String own = SharedPaths.store(fs, dir) + "/";
     for (String p : before) {

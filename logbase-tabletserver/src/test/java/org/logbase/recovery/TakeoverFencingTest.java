@@ -1,6 +1,7 @@
 package org.logbase.recovery;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.logbase.common.Bytes.utf8;
@@ -8,8 +9,13 @@ import static org.logbase.common.HybridTimestamp.LATEST;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.common.Config;
@@ -81,6 +87,47 @@ class TakeoverFencingTest {
       for (String prefix : List.of("a", "b", "c")) {
         assertWritten(next.tablet(PARENT.id()), prefix);
       }
+    }
+  }
+
+  /**
+   * Its checkpoint after the takeover is refused and leaves nothing in the tablet's directory: it
+   * used to leave an index file there that no manifest names, one more each second the background
+   * checks tried again.
+   */
+  @Test
+  void aCheckpointByTheServerThatLostTheTabletIsRefusedAndLeavesNoFile() throws Exception {
+    try (StorageEngine old = StorageEngine.open(server("ts1", List.of(PARENT)));
+        TxnManager oldTxns = TxnManager.standalone(old)) {
+      write(oldTxns, old.tablet(PARENT.id()), "a");
+      old.checkpoint();
+      try (StorageEngine taken = StorageEngine.open(server("ts2", List.of()));
+          TxnManager txns = TxnManager.standalone(taken)) {
+        write(txns, taken.openTablet(PARENT), "b");
+        taken.checkpoint();
+        Set<Path> before = indexFiles();
+        write(oldTxns, old.tablet(PARENT.id()), "x"); // its index has changed: a checkpoint writes it
+
+        for (int attempt = 0; attempt < 3; attempt++) {
+          assertThrows(ManifestFencedException.class, old::checkpoint);
+          assertEquals(before, indexFiles());
+        }
+
+        write(txns, taken.tablet(PARENT.id()), "c");
+        taken.checkpoint();
+      }
+    }
+    try (StorageEngine next = StorageEngine.open(server("ts3", List.of(PARENT)))) {
+      for (String prefix : List.of("a", "b", "c")) {
+        assertWritten(next.tablet(PARENT.id()), prefix);
+      }
+    }
+  }
+
+  /** Every checkpoint index file under the servers' directories. */
+  private Set<Path> indexFiles() throws IOException {
+    try (Stream<Path> all = Files.walk(dir.toPath())) {
+      return all.filter(p -> p.getFileName().toString().endsWith(".idx")).collect(Collectors.toSet());
     }
   }
 }

@@ -11,7 +11,9 @@ import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.ipc.StandbyException;
 import org.logbase.common.CorruptRecordException;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.NotServingTabletException;
 import org.logbase.common.StorageUnavailableException;
+import org.logbase.manifest.ManifestFencedException;
 import org.logbase.sorted.SegmentDamageException;
 
 /**
@@ -19,7 +21,10 @@ import org.logbase.sorted.SegmentDamageException;
  * now" become {@link StorageUnavailableException} (retriable): a NameNode or DataNode not reached,
  * timing out or dropping the connection, a block no DataNode serves at the moment, a NameNode in safe mode or standby. Damage
  * (a sorted segment failing its checks, HDFS checksums failing) becomes
- * {@link CorruptRecordException}: retrying it cannot help. Anything else (a file missing where the
+ * {@link CorruptRecordException}: retrying it cannot help. A tablet's manifest written by another
+ * server since this one read it ({@link ManifestFencedException}: the tablet was taken over while
+ * this server was cut off) becomes {@link NotServingTabletException}: the tablet is no longer this
+ * server's, and a caller asks where it is now. Anything else (a file missing where the
  * server expected it, a tablet opened that was split, file ids used up) stays what it is, the
  * server's own error, reported as internal.
  */
@@ -43,6 +48,9 @@ final class StorageFailures {
     for (int depth = 0; c != null && depth < MAX_DEPTH; depth++, c = c.getCause()) {
       if (c instanceof LogBaseException typed) {
         return typed;
+      } else if (c instanceof ManifestFencedException) {
+        String why = "this server no longer serves the tablet: " + c.getMessage();
+        return withCause(new NotServingTabletException(why), t);
       } else if (c instanceof SegmentDamageException || c instanceof ChecksumException) {
         return withCause(new CorruptRecordException("damaged data: " + c.getMessage()), t);
       } else if (isTransient(c)) {

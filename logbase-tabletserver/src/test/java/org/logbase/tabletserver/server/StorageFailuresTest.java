@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.logbase.common.CorruptRecordException;
 import org.logbase.common.ErrorCode;
 import org.logbase.common.LogBaseException;
+import org.logbase.common.NotServingTabletException;
 import org.logbase.common.ServerStoppingException;
 import org.logbase.common.StorageUnavailableException;
 import org.logbase.common.rpc.RpcErrors;
+import org.logbase.manifest.ManifestFencedException;
 import org.logbase.sorted.SegmentDamageException;
 
 /** What a client sees when a request fails on the file system: retriable only when it is "not now". */
@@ -66,6 +68,20 @@ class StorageFailuresTest {
       assertEquals(ErrorCode.INTERNAL, ErrorCode.of(seen), t.toString());
       assertTrue(!RpcErrors.isRetriable(seen), t.toString());
     }
+  }
+
+  /**
+   * A tablet taken over by another server while this one was cut off: this server may not write
+   * its manifest any more, and a caller (the master asking for a split, a client asking for a
+   * compaction) is told the tablet is not served here, not that the server failed.
+   */
+  @Test
+  void aManifestWrittenByAnotherServerMeansTheTabletIsNotServedHere() {
+    LogBaseException seen = seenByClient(new UncheckedIOException(new IOException("split of tablet t/3 failed",
+        new ManifestFencedException("manifest /logbase/tablets/3/manifest-000007 was written by another server"))));
+    assertInstanceOf(NotServingTabletException.class, seen);
+    assertEquals(ErrorCode.NOT_SERVING_TABLET, ErrorCode.of(seen));
+    assertTrue(seen.getMessage().contains("written by another server"), seen.getMessage());
   }
 
   @Test
