@@ -206,7 +206,9 @@ public final class ManifestLog {
    * Makes an edit durable (flushed to disk), then applies it to the published state.
    *
    * @throws ManifestFencedException if another process has written the manifest since this object
-   *     read or wrote it (this server no longer owns the tablet): nothing was written
+   *     read or wrote it (this server no longer owns the tablet): nothing was written. An append
+   *     that failed part-way and was then fenced throws a plain IOException with the fence as its
+   *     cause instead: the edit may have reached the file before another server read it.
    */
   public synchronized TabletManifest append(ManifestEdit edit) throws IOException {
     return append(List.of(edit));
@@ -227,16 +229,32 @@ public final class ManifestLog {
     if (fileNumber == 0 || editsInFile >= ROLL_EDITS || mustRoll) {
       roll(next);
     } else {
+      boolean opened = false; // once the file is open for the append, part of the edit may reach it
       try {
         mustRoll = true; // until the edit is whole on disk: should this fail, the next edit starts a new file
-        writeDurably(fs.append(file(fileNumber)), frames);
+        FSDataOutputStream out = fs.append(file(fileNumber));
+        opened = true;
+        writeDurably(out, frames);
         mustRoll = false;
         editsInFile += frames.size();
       } catch (IOException | UnsupportedOperationException e) {
         // Whatever part of the frame reached the file fails its CRC and is ignored by readers;
         // the rewritten file below does not contain it.
         LOG.info("appending to {} failed ({}); writing the manifest anew", file(fileNumber), e.toString());
-        roll(next);
+        try {
+          roll(next);
+        } catch (ManifestFencedException fenced) {
+          if (!opened) {
+            throw fenced; // the file could not even be opened (gone: another server claimed it)
+          }
+          // Refused, but not "nothing written": the append may have reached the file whole (its
+          // close failed, say, as another server took the file over), and that server may have
+          // read the edit from it and now names what the edit names.
+          IOException ambiguous = new IOException("appending to " + file(fileNumber) + " failed, and another"
+              + " server has written the manifest since; the edit may have reached it", fenced);
+          ambiguous.addSuppressed(e);
+          throw ambiguous;
+        }
       }
     }
     state = next;

@@ -438,7 +438,6 @@ public final class TabletCheckpoints {
     return b.build();
   }
 
-  /** Deletes this tablet's own index files that no kept checkpoint uses (a parent's are left alone). */
   /** Deletes index files a failed checkpoint wrote; a failure to is added to {@code failure}. */
   private void deleteAfter(List<String> written, Throwable failure) {
     for (String p : written) {
@@ -450,6 +449,7 @@ public final class TabletCheckpoints {
     }
   }
 
+  /** Deletes this tablet's own index files that no kept checkpoint uses (a parent's are left alone). */
   private void deleteUnused(Set<String> before, Set<String> now, Path dir) throws IOException {
     String own = SharedPaths.store(fs, dir) + "/";
     for (String p : before) {

@@ -2,7 +2,9 @@ package org.logbase.manifest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -183,5 +185,50 @@ class ManifestLogTest {
     broken[0] = false;
     m.append(checkpoint(4));
     assertEquals(4, log().current().newest().getLsn(), "an edit made after the failure is read back");
+  }
+
+  /**
+   * An append whose close fails after the edit reached the file, while another server opens the
+   * tablet (reading the edit) and claims the manifest: the writer's roll is then fenced, yet the
+   * edit is in force. That must not be reported as a fence (which promises nothing was written and
+   * lets the checkpoint delete the index files its edit names), but as a failure that may have
+   * written, with the fence as its cause. Found by review (helper-46).
+   */
+  @Test
+  void anAppendFencedAfterItMayHaveReachedTheFileIsNotReportedAsNothingWritten() throws IOException {
+    org.apache.hadoop.fs.Path d = new org.apache.hadoop.fs.Path(dir.toUri());
+    boolean[] takeOverOnClose = {false};
+    List<ManifestLog> newOwner = new ArrayList<>();
+    FileSystem takenOverOnClose = new FilterFileSystem(fs) {
+      @Override
+      public org.apache.hadoop.fs.FSDataOutputStream append(org.apache.hadoop.fs.Path f, int bufferSize,
+          org.apache.hadoop.util.Progressable progress) throws IOException {
+        org.apache.hadoop.fs.FSDataOutputStream out = fs.append(f, bufferSize, progress);
+        if (!takeOverOnClose[0]) {
+          return out;
+        }
+        return new org.apache.hadoop.fs.FSDataOutputStream(out, null) {
+          @Override
+          public void close() throws IOException {
+            super.close(); // the edit is whole in the file
+            ManifestLog taker = ManifestLog.open(fs, d, TABLET, problems::add);
+            taker.claim();
+            newOwner.add(taker);
+            throw new IOException("close failed: the file's lease was recovered");
+          }
+        };
+      }
+    };
+    ManifestLog old = ManifestLog.open(takenOverOnClose, d, TABLET, problems::add);
+    old.append(checkpoint(1));
+    old.append(checkpoint(2));
+    takeOverOnClose[0] = true;
+
+    IOException e = assertThrows(IOException.class, () -> old.append(checkpoint(3)));
+
+    assertFalse(e instanceof ManifestFencedException, e.toString());
+    assertInstanceOf(ManifestFencedException.class, e.getCause());
+    assertEquals(3, newOwner.get(0).current().newest().getLsn());
+    assertEquals(3, log().current().newest().getLsn());
   }
 }
