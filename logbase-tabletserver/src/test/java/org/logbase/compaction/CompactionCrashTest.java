@@ -33,8 +33,9 @@ import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.ChildProcess;
 
 /**
- * kill -9 of a compacting process at ten moments ({@link CrashingFileSystem.Moment}: a temporary
- * sorted run of its input written (its versions span several regions of the log); the segment
+ * kill -9 of a compacting process at eleven moments ({@link CrashingFileSystem.Moment}: a temporary
+ * sorted run of its input half written, and one written (its versions span several regions of
+ * the log); the segment
  * created, half written, complete under its temporary name, renamed to its own; the index file and
  * the manifest edit of the switch, before and after; a later compaction deleting a segment no kept
  * checkpoint names; the log's garbage collection deleting a log segment no tablet needs), while it

@@ -19,6 +19,7 @@ import org.apache.hadoop.util.Progressable;
 final class CrashingFileSystem extends FilterFileSystem {
   /** Where a compaction is stopped, in the order a compaction reaches them. */
   enum Moment {
+    RUN_HALF_WRITTEN, // the first temporary sorted run of the compaction's input part written
     RUN_WRITTEN, // a temporary sorted run of the compaction's input written and renamed; others to come
     SEGMENT_CREATED, // the sorted segment's file exists, empty
     SEGMENT_HALF_WRITTEN, // some of its blocks are written
@@ -65,6 +66,9 @@ final class CrashingFileSystem extends FilterFileSystem {
     if (name.startsWith("sorted-")) {
       stopIf(Moment.SEGMENT_CREATED);
       return new FSDataOutputStream(new Watched(out), statistics);
+    }
+    if (name.startsWith("run-")) {
+      return new FSDataOutputStream(new HalfWay(out), statistics);
     }
     if (segmentDone && name.endsWith(".idx.tmp")) {
       stopIf(Moment.INDEX_FILE);
@@ -144,6 +148,33 @@ final class CrashingFileSystem extends FilterFileSystem {
       inner.close();
       segmentDone = true;
       stopIf(Moment.SEGMENT_COMPLETE);
+    }
+  }
+
+  /** A run being written: stops half way (what it wrote so far flushed), the run unfinished. */
+  private final class HalfWay extends FilterOutputStream {
+    private final FSDataOutputStream inner;
+    private long written;
+
+    HalfWay(FSDataOutputStream inner) {
+      super(inner);
+      this.inner = inner;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      inner.write(b, off, len);
+      written += len;
+      if (written >= HALF_BYTES && moment == Moment.RUN_HALF_WRITTEN) {
+        inner.hflush();
+        stopIf(Moment.RUN_HALF_WRITTEN);
+      }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      inner.write(b);
+      written++;
     }
   }
 
