@@ -40,6 +40,9 @@ public final class RpcErrors {
         .asRuntimeException(trailers);
   }
 
+  /** How grpc-netty describes a call ended by the peer's RST_STREAM (HTTP/2 error CANCEL). */
+  private static final String PEER_RESET = "RST_STREAM closed stream";
+
   /**
    * The exception a caller sees for a failed call: the server's typed error when it sent one, else
    * one that says what the transport reported.
@@ -64,7 +67,8 @@ public final class RpcErrors {
       case UNAVAILABLE -> withCause(new LogBaseException(what + ": server unavailable (" + s.getDescription() + ")"), e);
       case UNKNOWN -> withCause(new LogBaseException(what + (connectionLost(s)
           ? ": connection to the server closed (" : ": UNKNOWN (") + s.getDescription() + ")"), e);
-      case CANCELLED -> withCause(new LogBaseException(what + ": cancelled"), e);
+      case CANCELLED -> withCause(new LogBaseException(what + (connectionLost(s)
+          ? ": the server reset the call (" + s.getDescription() + ")" : ": cancelled")), e);
       default -> withCause(new LogBaseException(what + ": " + s.getCode() + " " + s.getDescription()), e);
     };
   }
@@ -91,11 +95,17 @@ public final class RpcErrors {
    * Whether the transport, not the server, ended the call. gRPC reports a request written to a
    * connection the peer had just closed (a server killed mid-call) as UNKNOWN with a
    * {@link ClosedChannelException} cause rather than UNAVAILABLE; the cause exists only on the
-   * client side, so a server's own UNKNOWN never matches.
+   * client side, so a server's own UNKNOWN never matches. A stream the server resets (a stopping
+   * server's forced shutdown ends the calls still open after its grace period: a slow scan's) comes
+   * as CANCELLED with grpc-netty's description of a reset received ({@link #PEER_RESET}); a call the
+   * client cancelled itself carries the client's own description and does not match
+   * (ServerStopMidCallTest).
    */
   private static boolean connectionLost(Status s) {
     return s.getCode() == Status.Code.UNAVAILABLE
-        || (s.getCode() == Status.Code.UNKNOWN && s.getCause() instanceof ClosedChannelException);
+        || (s.getCode() == Status.Code.UNKNOWN && s.getCause() instanceof ClosedChannelException)
+        || (s.getCode() == Status.Code.CANCELLED && s.getDescription() != null
+            && s.getDescription().startsWith(PEER_RESET));
   }
 
   private static LogBaseException withCause(LogBaseException e, Throwable cause) {
