@@ -68,7 +68,7 @@ final class CrashingFileSystem extends FilterFileSystem {
       return new FSDataOutputStream(new Watched(out), statistics);
     }
     if (name.startsWith("run-")) {
-      return new FSDataOutputStream(new HalfWay(out), statistics);
+      return new FSDataOutputStream(new HalfWay(out, Moment.RUN_HALF_WRITTEN), statistics);
     }
     if (segmentDone && name.endsWith(".idx.tmp")) {
       stopIf(Moment.INDEX_FILE);
@@ -112,22 +112,28 @@ final class CrashingFileSystem extends FilterFileSystem {
     return super.append(f, bufferSize, progress);
   }
 
-  /** A sorted segment being written: stops half way, or once complete. */
-  private final class Watched extends FilterOutputStream {
-    private final FSDataOutputStream inner;
+  /**
+   * A file being written (a run, or a segment): stops at {@code half} once half way, what it wrote
+   * so far flushed.
+   */
+  private class HalfWay extends FilterOutputStream {
+    final FSDataOutputStream inner;
+    private final Moment half;
     private long written;
 
-    Watched(FSDataOutputStream inner) {
+    HalfWay(FSDataOutputStream inner, Moment half) {
       super(inner);
       this.inner = inner;
+      this.half = half;
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
       inner.write(b, off, len);
       written += len;
-      if (written >= HALF_BYTES) {
-        stopIf(Moment.SEGMENT_HALF_WRITTEN);
+      if (written >= HALF_BYTES && moment == half) {
+        inner.hflush();
+        stopIf(half);
       }
     }
 
@@ -135,6 +141,13 @@ final class CrashingFileSystem extends FilterFileSystem {
     public void write(int b) throws IOException {
       inner.write(b);
       written++;
+    }
+  }
+
+  /** A sorted segment being written: stops half way, or once complete. */
+  private final class Watched extends HalfWay {
+    Watched(FSDataOutputStream inner) {
+      super(inner, Moment.SEGMENT_HALF_WRITTEN);
     }
 
     @Override
@@ -148,33 +161,6 @@ final class CrashingFileSystem extends FilterFileSystem {
       inner.close();
       segmentDone = true;
       stopIf(Moment.SEGMENT_COMPLETE);
-    }
-  }
-
-  /** A run being written: stops half way (what it wrote so far flushed), the run unfinished. */
-  private final class HalfWay extends FilterOutputStream {
-    private final FSDataOutputStream inner;
-    private long written;
-
-    HalfWay(FSDataOutputStream inner) {
-      super(inner);
-      this.inner = inner;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      inner.write(b, off, len);
-      written += len;
-      if (written >= HALF_BYTES && moment == Moment.RUN_HALF_WRITTEN) {
-        inner.hflush();
-        stopIf(Moment.RUN_HALF_WRITTEN);
-      }
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      inner.write(b);
-      written++;
     }
   }
 
