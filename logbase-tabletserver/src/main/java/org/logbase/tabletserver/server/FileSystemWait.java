@@ -2,6 +2,7 @@ package org.logbase.tabletserver.server;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
@@ -21,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * its recovery meanwhile failed at its first lease recovery and exited, again at each restart. An
  * HBase region server waits for safe mode to end the same way. Failures that do not mean "not now"
  * (a bad URI, no permission) end the wait at once.
+ *
+ * <p>The file system may also go away while the recovery runs (a NameNode killed while a server
+ * starts slowly): {@link #openWhenReady} then waits for it again and runs the recovery again from
+ * its start, as a restart of the process would, within the same limit.
  */
 final class FileSystemWait {
   private static final Logger LOG = LoggerFactory.getLogger(FileSystemWait.class);
@@ -32,9 +37,46 @@ final class FileSystemWait {
 
   private FileSystemWait() {}
 
+  /** What runs once the file system takes requests: opening (recovering) the storage. */
+  interface Opening<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Waits for {@code root} as {@link #await} does, then runs {@code open}; if that fails because
+   * the file system does not take requests for the moment ({@link StorageFailures}), waits for it
+   * again and runs {@code open} again, until {@code max} from now has passed. {@code open} must
+   * leave nothing open when it fails (as {@code StorageEngine.open} does), and must be safe to run
+   * again after failing at any point (as a recovery is after a crash at any point).
+   */
+  static <T> T openWhenReady(URI root, Configuration conf, Duration max, Opening<T> open) throws IOException {
+    long start = System.nanoTime();
+    for (int attempt = 1; ; attempt++) {
+      awaitFrom(root, conf, start, max);
+      try {
+        return open.run();
+      } catch (IOException | UncheckedIOException e) {
+        if (!(StorageFailures.forCaller(e) instanceof StorageUnavailableException)) {
+          throw e;
+        }
+        if (System.nanoTime() - start >= max.toNanos()) {
+          LOG.error("the file system at {} failed during recovery, and did not take requests again within {} s ({})",
+              root, max.toSeconds(), WAIT_MS);
+          throw e;
+        }
+        LOG.warn("the file system at {} failed during recovery (attempt {}, {} s since the start): waiting for it, then"
+            + " recovering again from the start", root, attempt, seconds(System.nanoTime() - start), e);
+        pause(root);
+      }
+    }
+  }
+
   /** Returns once {@code root} takes requests; throws if it does not within {@code max}. */
   static void await(URI root, Configuration conf, Duration max) throws IOException {
-    long start = System.nanoTime();
+    awaitFrom(root, conf, System.nanoTime(), max);
+  }
+
+  private static void awaitFrom(URI root, Configuration conf, long start, Duration max) throws IOException {
     boolean waited = false;
     long lastReport = start;
     try (FileSystem fs = LogFileSystems.open(root, quick(conf))) {
@@ -57,13 +99,17 @@ final class FileSystemWait {
               seconds(now - start), notYet);
           lastReport = now;
         }
-        try {
-          Thread.sleep(POLL.toMillis()); // polls a NameNode that sends no notice when it is ready
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for the file system at " + root);
-        }
+        pause(root);
       }
+    }
+  }
+
+  private static void pause(URI root) throws InterruptedIOException {
+    try {
+      Thread.sleep(POLL.toMillis()); // polls a NameNode that sends no notice when it is ready
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the file system at " + root);
     }
   }
 

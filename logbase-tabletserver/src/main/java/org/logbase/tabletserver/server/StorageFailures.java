@@ -1,5 +1,6 @@
 package org.logbase.tabletserver.server;
 
+import java.io.EOFException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.util.Set;
@@ -19,7 +20,7 @@ import org.logbase.sorted.SegmentDamageException;
 /**
  * What a failed file-system call means to the caller of a request. Only failures that say "not
  * now" become {@link StorageUnavailableException} (retriable): a NameNode or DataNode not reached,
- * timing out or dropping the connection, a block no DataNode serves at the moment, a NameNode in safe mode or standby. Damage
+ * timing out or dropping the connection (also in the middle of a call), a block no DataNode serves at the moment, a NameNode in safe mode or standby. Damage
  * (a sorted segment failing its checks, HDFS checksums failing) becomes
  * {@link CorruptRecordException}: retrying it cannot help. A tablet's manifest written by another
  * server since this one read it ({@link ManifestFencedException}: the tablet was taken over while
@@ -34,6 +35,8 @@ final class StorageFailures {
       CannotObtainBlockLengthException.class.getName(), RetriableException.class.getName(),
       StandbyException.class.getName(), "org.apache.hadoop.hdfs.server.namenode.SafeModeException",
       "org.apache.hadoop.ipc.ServerNotRunningYetException");
+  /** Hadoop's RPC client, and its inner classes (the connection that reads responses). */
+  private static final String RPC_CLIENT = "org.apache.hadoop.ipc.Client";
   /** Causes looked at, at most: a chain is finite, but not always acyclic. */
   private static final int MAX_DEPTH = 16;
 
@@ -64,7 +67,23 @@ final class StorageFailures {
     // SocketException: refused, reset, no route (a NameNode or DataNode killed or restarting).
     return c instanceof SocketException || c instanceof SocketTimeoutException
         || TRANSIENT.contains(c.getClass().getName())
-        || (c instanceof RemoteException r && TRANSIENT.contains(r.getClassName()));
+        || (c instanceof RemoteException r && TRANSIENT.contains(r.getClassName()))
+        || (c instanceof EOFException && raisedByRpcClient(c));
+  }
+
+  /**
+   * Whether {@code c} was raised by Hadoop's RPC client: an end of file there is the NameNode
+   * closing the connection in the middle of a call (killed, or stopping), while one raised reading
+   * a file means the file is shorter than it should be, which waiting does not mend.
+   */
+  private static boolean raisedByRpcClient(Throwable c) {
+    for (StackTraceElement frame : c.getStackTrace()) {
+      String name = frame.getClassName();
+      if (name.equals(RPC_CLIENT) || name.startsWith(RPC_CLIENT + "$")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static LogBaseException withCause(LogBaseException e, Throwable cause) {

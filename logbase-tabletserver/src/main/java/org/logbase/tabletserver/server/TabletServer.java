@@ -194,16 +194,18 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     String claim = paths.serverClaim(id);
     EphemeralClaim.take(zk, claim, "pid " + ProcessHandle.current().pid() + " on " + host, Duration.ofMillis(3L * sessionMs),
         "tablet server id '" + id + "'");
-    // A NameNode in safe mode (restarted with the cluster, or alone) would fail the recovery below.
-    FileSystemWait.await(serverRoot, new Configuration(),
-        Duration.ofMillis(config.getLong(FileSystemWait.WAIT_MS, FileSystemWait.DEFAULT_WAIT_MS)));
-    engine = StorageEngine.open(EngineOptions.of(serverRoot, config, List.of())
+    // A NameNode in safe mode (restarted with the cluster, or alone) would fail the recovery, and
+    // one killed during it fails it too: the recovery waits for the file system, and runs again.
+    EngineOptions options = EngineOptions.of(serverRoot, config, List.of())
         .withShared(URI.create(root.replaceAll("/+$", ""))).withClock(oracle)
         .withFileIds(lease.guard(new ZooKeeperFileIds(zk, paths.fileIds())))
         .withFileSystem(fs -> new LeasedFileSystem(fs, lease))
         .withOtherLogs(new DeadServerLogs(zk, paths))
         .withLogSeals(new ZooKeeperLogSeals(zk, paths))
-        .withDroppedTables(new ZooKeeperDroppedTables(zk, paths)));
+        .withDroppedTables(new ZooKeeperDroppedTables(zk, paths));
+    engine = FileSystemWait.openWhenReady(serverRoot, new Configuration(),
+        Duration.ofMillis(config.getLong(FileSystemWait.WAIT_MS, FileSystemWait.DEFAULT_WAIT_MS)),
+        () -> StorageEngine.open(options));
     tablets = new ServedTablets(engine, new ZooKeeperAssignments(zk, paths, id));
     engine.logStopped().thenAccept(this::logStopped);
     Calls calls = new Calls(() -> {

@@ -1,23 +1,40 @@
 package org.logbase.tabletserver.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.logbase.common.Bytes.utf8;
+import static org.logbase.common.HybridTimestamp.LATEST;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.logbase.common.Config;
+import org.logbase.log.Durability;
+import org.logbase.tablet.Tablet;
+import org.logbase.tablet.TabletDescriptor;
+import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.StorageEngine;
 import org.logbase.testing.MiniHdfs;
+import org.logbase.testing.TestTables;
+import org.logbase.txn.TxnManager;
 
 /** A starting tablet server waits for its file system: a NameNode in safe mode, or not up yet. */
 class FileSystemWaitTest {
@@ -44,6 +61,66 @@ class FileSystemWaitTest {
       dfs.setSafeMode(SafeModeAction.LEAVE);
       waited.get(60, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * A NameNode that goes away while a starting server recovers its log (found by a chaos run: the
+   * server exited). The recovery fails, waits for the NameNode, and runs again in the same process;
+   * what the engine acknowledged before is all there.
+   */
+  @Test
+  void aFileSystemLostDuringTheRecoveryIsWaitedForAndTheRecoveryRunsAgain() throws Exception {
+    try (MiniHdfs hdfs = new MiniHdfs(dir.toFile())) {
+      URI root = hdfs.uri("/logbase/servers/ts1");
+      TabletDescriptor users = TestTables.whole(TestTables.USERS);
+      Configuration hadoop = new Configuration(hdfs.conf());
+      hadoop.setInt("ipc.client.connect.max.retries", 0); // a refused connection fails the recovery at once
+      EngineOptions options = EngineOptions.of(root, Config.empty(), List.of(users)).withHadoop(hadoop);
+      try (StorageEngine e = StorageEngine.open(options); TxnManager txns = TxnManager.standalone(e)) {
+        for (int i = 0; i < 100; i++) {
+          txns.put(e.tablet(users.id()), utf8("row" + i), Map.of("name", utf8("n" + i)), Durability.HFLUSH);
+        }
+      }
+      AtomicInteger attempts = new AtomicInteger();
+      List<CompletableFuture<Void>> restarts = new ArrayList<>();
+      try (StorageEngine e = FileSystemWait.openWhenReady(root, hdfs.conf(), Duration.ofMinutes(2), () -> {
+        if (attempts.incrementAndGet() > 1) {
+          return StorageEngine.open(options);
+        }
+        hdfs.cluster().shutdownNameNode(0);
+        try {
+          return StorageEngine.open(options);
+        } finally {
+          // Back only once this attempt has failed: the next must wait for it.
+          restarts.add(CompletableFuture.runAsync(() -> {
+            try {
+              hdfs.cluster().restartNameNode(0, false);
+            } catch (IOException failed) {
+              throw new UncheckedIOException(failed);
+            }
+          }));
+        }
+      })) {
+        assertEquals(2, attempts.get(), "the recovery ran again once, after the NameNode came back");
+        Tablet t = e.tablet(users.id());
+        for (int i = 0; i < 100; i++) {
+          assertArrayEquals(utf8("n" + i), t.get(utf8("row" + i), null, LATEST).value("name"), "row" + i);
+        }
+      }
+      restarts.get(0).get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aFailureDuringTheRecoveryThatIsNotTransientIsNotRetried() {
+    AtomicInteger attempts = new AtomicInteger();
+    IOException e = assertThrows(IOException.class, () -> FileSystemWait.openWhenReady(dir.toUri(),
+        new Configuration(), Duration.ofMinutes(10), () -> {
+          attempts.incrementAndGet();
+          throw new FileNotFoundException("log segment 7 is gone");
+        }));
+    assertEquals("log segment 7 is gone", e.getMessage());
+    assertEquals(1, attempts.get());
   }
 
   @Test

@@ -2,17 +2,27 @@ package org.logbase.tabletserver.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.ipc.RemoteException;
@@ -46,6 +56,49 @@ class StorageFailuresTest {
       assertTrue(seen.getMessage().startsWith("the file system failed: "), seen.getMessage());
       assertTrue(RpcErrors.isRetriable(seen), t.toString());
     }
+  }
+
+  /**
+   * A NameNode killed in the middle of a call: Hadoop's RPC client reads an end of file where the
+   * answer should be. Found by a chaos run (stop 37, ff12eb9): a starting server's log recovery
+   * failed so and the server exited. Here a real RPC client calls a listener that reads the call
+   * and hangs up; an end of file reading a file stays the server's own error.
+   */
+  @Test
+  void aNameNodeThatHangsUpInTheMiddleOfACallIsUnavailableButAShortFileIsNot() throws Exception {
+    IOException hungUp;
+    try (ServerSocket nameNode = new ServerSocket(0)) {
+      CompletableFuture<Void> listener = CompletableFuture.runAsync(() -> {
+        try (Socket call = nameNode.accept()) {
+          // Reads the connection's header and the call until the client waits, then hangs up: all
+          // read, so the close is an end of file to the client, not a reset.
+          call.setSoTimeout(500);
+          byte[] buf = new byte[4096];
+          try {
+            while (call.getInputStream().read(buf) >= 0) {
+              continue;
+            }
+          } catch (SocketTimeoutException waiting) {
+            // the client sent its call and waits for the answer
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      Configuration conf = new Configuration();
+      conf.setInt("ipc.client.connect.max.retries", 0);
+      conf.setBoolean("dfs.client.retry.policy.enabled", false);
+      try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://localhost:" + nameNode.getLocalPort()), conf)) {
+        hungUp = assertThrows(IOException.class, () -> fs.listStatus(new Path("/logbase/servers/ts2/log")));
+      }
+      listener.get(30, TimeUnit.SECONDS);
+    }
+    assertInstanceOf(EOFException.class, hungUp, "not what the chaos run saw");
+    LogBaseException seen = seenByClient(hungUp);
+    assertInstanceOf(StorageUnavailableException.class, seen, hungUp.toString());
+    assertTrue(RpcErrors.isRetriable(seen));
+    assertEquals(ErrorCode.INTERNAL, ErrorCode.of(seenByClient(new UncheckedIOException(
+        new EOFException("log segment 7 ends at 4096, inside its record at 4000")))));
   }
 
   @Test
