@@ -2,7 +2,6 @@ package org.logbase.tabletserver.server;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
@@ -55,7 +54,7 @@ final class FileSystemWait {
       awaitFrom(root, conf, start, max);
       try {
         return open.run();
-      } catch (IOException | UncheckedIOException e) {
+      } catch (IOException | RuntimeException e) { // the recovery's threads wrap what they meet
         if (!(StorageFailures.forCaller(e) instanceof StorageUnavailableException)) {
           throw e;
         }

@@ -12,6 +12,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.ConnectException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
@@ -109,6 +111,20 @@ class FileSystemWaitTest {
       }
       restarts.get(0).get(60, TimeUnit.SECONDS);
     }
+  }
+
+  /** The recovery replays with threads of its own, whose failures reach it wrapped. */
+  @Test
+  void aTransientFailureThatReachesTheOpenWrappedIsRetriedToo() throws Exception {
+    AtomicInteger attempts = new AtomicInteger();
+    String opened = FileSystemWait.openWhenReady(dir.toUri(), new Configuration(), Duration.ofMinutes(1), () -> {
+      if (attempts.incrementAndGet() == 1) {
+        throw new CompletionException(new ConnectException("Call From vm to localhost:8020 failed: Connection refused"));
+      }
+      return "opened";
+    });
+    assertEquals("opened", opened);
+    assertEquals(2, attempts.get());
   }
 
   @Test
