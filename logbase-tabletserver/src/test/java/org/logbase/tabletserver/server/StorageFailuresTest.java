@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -70,16 +70,13 @@ class StorageFailuresTest {
     try (ServerSocket nameNode = new ServerSocket(0)) {
       CompletableFuture<Void> listener = CompletableFuture.runAsync(() -> {
         try (Socket call = nameNode.accept()) {
-          // Reads the connection's header and the call until the client waits, then hangs up: all
-          // read, so the close is an end of file to the client, not a reset.
-          call.setSoTimeout(500);
-          byte[] buf = new byte[4096];
-          try {
-            while (call.getInputStream().read(buf) >= 0) {
-              continue;
-            }
-          } catch (SocketTimeoutException waiting) {
-            // the client sent its call and waits for the answer
+          // Reads what the client sends before it waits for an answer, then hangs up: all read, so
+          // the close is an end of file to the client, not a reset. Hadoop's RPC: a 7-byte
+          // connection header, then length-prefixed frames, the connection context and the call.
+          DataInputStream in = new DataInputStream(call.getInputStream());
+          in.readFully(new byte[7]);
+          for (int frame = 0; frame < 2; frame++) {
+            in.readFully(new byte[in.readInt()]);
           }
         } catch (IOException e) {
           throw new UncheckedIOException(e);
