@@ -514,7 +514,8 @@ public final class CompactionBenchmark {
 
   /**
    * Runs whole passes of {@code a} and {@code b} in turn, {@code a} first in every other pair, until
-   * {@code minSeconds} have passed; returns the bytes per second of each, over its own passes' time.
+   * twice {@code minSeconds} have passed (about {@code minSeconds} of each); returns the bytes per
+   * second of each, over its own passes' time.
    */
   private static double[] alternatingPasses(Pass a, Pass b, double minSeconds, long bytesPerPass) throws Exception {
     BenchMain.gc();
