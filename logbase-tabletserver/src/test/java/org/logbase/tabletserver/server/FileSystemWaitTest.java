@@ -27,6 +27,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.logbase.common.Config;
 import org.logbase.log.Durability;
@@ -125,6 +126,23 @@ class FileSystemWaitTest {
     });
     assertEquals("opened", opened);
     assertEquals(2, attempts.get());
+  }
+
+  /** A recovery that keeps failing for the moment is not retried past the limit: the start fails with the last failure. */
+  @Test
+  @Timeout(30) // without the limit it would retry for ever
+  void aTransientFailureThatNeverEndsEndsTheRetriesAtTheLimit() {
+    AtomicInteger attempts = new AtomicInteger();
+    long start = System.nanoTime();
+    CompletionException e = assertThrows(CompletionException.class, () -> FileSystemWait.openWhenReady(dir.toUri(),
+        new Configuration(), Duration.ofSeconds(2), () -> {
+          throw new CompletionException(new ConnectException("attempt " + attempts.incrementAndGet()
+              + ": Connection refused"));
+        }));
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(attempts.get() >= 2, "retried within the limit: " + attempts.get() + " attempts");
+    assertEquals("attempt " + attempts.get() + ": Connection refused", e.getCause().getMessage());
+    assertTrue(tookMs >= 2000 && tookMs < 8000, "gave up after " + tookMs + " ms, not at the 2 s limit");
   }
 
   @Test
