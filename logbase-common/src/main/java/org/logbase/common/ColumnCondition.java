@@ -16,12 +16,10 @@ public record ColumnCondition(String column, byte[] value, boolean prefix) {
 
   /** Whether {@code row} has the column, with a value this condition accepts. */
   public boolean test(Row row) {
-    byte[] v = row.value(column);
-    if (v == null) {
-      return false;
-    }
-    return prefix ? v.length >= value.length && Arrays.equals(v, 0, value.length, value, 0, value.length)
-        : Arrays.equals(v, value);
+    Cell c = row.cells().get(column);
+    return c != null && c.readValue((v, from, n) -> prefix
+        ? n >= value.length && Arrays.equals(v, from, from + value.length, value, 0, value.length)
+        : Arrays.equals(v, from, from + n, value, 0, value.length));
   }
 
   @Override

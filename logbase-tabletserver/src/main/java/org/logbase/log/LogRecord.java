@@ -1,8 +1,11 @@
 package org.logbase.log;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.logbase.common.Cell;
+import org.logbase.common.Loan;
 
 /**
  * One record of the log. A row version (DATA or TOMBSTONE) names its table, tablet and column group
@@ -24,11 +27,75 @@ public record LogRecord(
 
   private static final String PRIMARY_TABLE = "primary.table";
 
-  /** A column name and its value as written. */
-  public record Column(String name, byte[] value) {
-    public Column {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(value, "value");
+  /**
+   * A column name and its value: as written (an array of its own), or as a row scan read it from a
+   * sorted segment, a view of the block that holds it ({@link #view}), readable until the scan takes
+   * the block back (see {@link Cell#view}). Immutable; equal by name and value bytes.
+   */
+  public static final class Column {
+    private final String name;
+    private final byte[] array;
+    private final int offset;
+    private final int length;
+    /** Null: nobody reuses the array. */
+    private final Loan loan;
+
+    /** A column that owns {@code value} (kept as it is, not copied). */
+    public Column(String name, byte[] value) {
+      this(name, Objects.requireNonNull(value, "value"), 0, value.length, null);
+    }
+
+    private Column(String name, byte[] array, int offset, int length, Loan loan) {
+      this.name = Objects.requireNonNull(name, "name");
+      this.array = array;
+      this.offset = offset;
+      this.length = length;
+      this.loan = loan;
+    }
+
+    /** A view of {@code array[offset, offset + length)}, readable while {@code loan} runs (null: always). */
+    public static Column view(String name, byte[] array, int offset, int length, Loan loan) {
+      Objects.checkFromIndexSize(offset, length, array.length);
+      return new Column(name, array, offset, length, loan);
+    }
+
+    public String name() {
+      return name;
+    }
+
+    /**
+     * The value: the column's own array if it owns one (do not change it), else a copy.
+     *
+     * @throws IllegalStateException if it is a view whose loan has ended
+     */
+    public byte[] value() {
+      return loan == null && offset == 0 && length == array.length ? array : Loan.copy(array, offset, length, loan);
+    }
+
+    /** Bytes of the value. */
+    public int valueLength() {
+      Loan.check(loan);
+      return length;
+    }
+
+    /** The value as a cell of a version with timestamp {@code ts}: a view if this is one, without a copy. */
+    public Cell cell(long ts) {
+      return Cell.view(array, offset, length, ts, loan);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Column c && name.equals(c.name) && Arrays.equals(value(), c.value());
+    }
+
+    @Override
+    public int hashCode() {
+      return name.hashCode() * 31 + Arrays.hashCode(value());
+    }
+
+    @Override
+    public String toString() {
+      return "Column[" + name + ", " + length + " bytes]";
     }
   }
 

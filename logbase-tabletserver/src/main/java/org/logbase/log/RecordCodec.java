@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.logbase.common.CorruptRecordException;
+import org.logbase.common.Loan;
 
 /**
  * Encodes and decodes record frames (format version 1, docs/log-format.md):
@@ -197,15 +198,49 @@ public final class RecordCodec {
    * @throws IllegalStateException if a length runs past the buffer
    */
   public static List<LogRecord.Column> getColumns(ByteBuffer b, int count, ColumnNames names) {
+    LogRecord.Column[] cols = new LogRecord.Column[checkCount(b, count)];
+    for (int i = 0; i < count; i++) {
+      cols[i] = new LogRecord.Column(getName(b, names), getBytes(b));
+    }
+    return List.of(cols); // immutable: the records and entries that hold it need not copy it again
+  }
+
+  /**
+   * The same, each value a view of the buffer's array ({@link LogRecord.Column#view}) instead of a
+   * copy, readable while {@code loan} runs (null: always).
+   *
+   * @throws IllegalStateException if a length runs past the buffer
+   * @throws UnsupportedOperationException if the buffer has no accessible array
+   */
+  public static List<LogRecord.Column> getColumnViews(ByteBuffer b, int count, ColumnNames names, Loan loan) {
+    LogRecord.Column[] cols = new LogRecord.Column[checkCount(b, count)];
+    byte[] array = b.array();
+    for (int i = 0; i < count; i++) {
+      String name = getName(b, names);
+      int n = checkLength(b, getVarint(b));
+      int from = b.position();
+      b.position(from + n);
+      cols[i] = LogRecord.Column.view(name, array, b.arrayOffset() + from, n, loan);
+    }
+    return List.of(cols);
+  }
+
+  private static int checkCount(ByteBuffer b, int count) {
     if (count < 0 || count > b.remaining()) {
       throw new IllegalStateException("column count " + count + " beyond the buffer");
     }
-    LogRecord.Column[] cols = new LogRecord.Column[count];
-    for (int i = 0; i < count; i++) {
-      String name = names != null ? names.decode(b, getVarint(b)) : new String(getBytes(b), StandardCharsets.UTF_8);
-      cols[i] = new LogRecord.Column(name, getBytes(b));
+    return count;
+  }
+
+  private static String getName(ByteBuffer b, ColumnNames names) {
+    return names != null ? names.decode(b, getVarint(b)) : new String(getBytes(b), StandardCharsets.UTF_8);
+  }
+
+  private static int checkLength(ByteBuffer b, int n) {
+    if (n < 0 || n > b.remaining()) {
+      throw new IllegalStateException("length " + n + " beyond the record");
     }
-    return List.of(cols); // immutable: the records and entries that hold it need not copy it again
+    return n;
   }
 
   /** Writes {@code v} preceded by its length as a varint. */
@@ -220,10 +255,7 @@ public final class RecordCodec {
    * @throws IllegalStateException if the length runs past the buffer
    */
   public static byte[] getBytes(ByteBuffer b) {
-    int n = getVarint(b);
-    if (n < 0 || n > b.remaining()) {
-      throw new IllegalStateException("length " + n + " beyond the record");
-    }
+    int n = checkLength(b, getVarint(b));
     if (b.hasArray()) { // a copy the JIT need not zero first
       int from = b.arrayOffset() + b.position();
       b.position(b.position() + n);

@@ -18,8 +18,9 @@ interface BlockSource extends Closeable {
   DataBlock block(int i) throws IOException;
 
   /**
-   * The iterator is done with {@code block}, which this source returned: it will not read it again,
-   * and the entries it decoded from it hold copies of its bytes. A scan reuses its array.
+   * The iterator is done with {@code block}, which this source returned: it will not read it again.
+   * A scan reuses its array: at once if the entries decoded from it hold copies, once its {@link
+   * BlockLoans} are released if they view it.
    */
   default void done(DataBlock block) {}
 

@@ -3,6 +3,7 @@ package org.logbase.sorted;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import org.logbase.common.Loan;
 import org.logbase.index.EntryOrder;
 import org.logbase.log.ColumnNames;
 import org.logbase.log.RecordCodec;
@@ -13,9 +14,11 @@ import org.logbase.log.RecordCodec;
  * count and last entry the block index names). Holds the raw bytes and where each entry starts, so
  * a lookup decodes only the keys of a binary search and the entry it finds; what a {@link
  * BlockCache} holds. The block's bytes are the first {@link #length} of its array. A block a scan
- * reads through its stream is read into an array the scan reuses ({@link BlockBuffers}), given back
- * only after the scan has decoded (copied) every entry it takes from the block; such a block is
- * never cached. Every other block has an array of its own and is immutable.
+ * reads through its stream is read into an array that is reused ({@link BlockArrays}) once nothing
+ * the scan returned points into it: at once if the scan decoded (copied) every entry it took, at
+ * its {@link BlockLoans#release} if it handed out views ({@link #view}), which the block's {@link
+ * #loan} then ends. Such a block is never cached. Every other block has an array of its own and is
+ * immutable.
  */
 public final class DataBlock {
   private static final int OVERHEAD_BYTES = 64;
@@ -24,11 +27,14 @@ public final class DataBlock {
   /** The block's bytes are {@code raw[0, length)}; the array may be longer. */
   private final int length;
   private final int[] starts;
+  /** Null: nobody reuses the array, and views of it never end. */
+  private final Loan loan;
 
-  private DataBlock(byte[] raw, int length, int[] starts) {
+  private DataBlock(byte[] raw, int length, int[] starts, Loan loan) {
     this.raw = raw;
     this.length = length;
     this.starts = starts;
+    this.loan = loan;
   }
 
   /**
@@ -72,7 +78,17 @@ public final class DataBlock {
     if (EntryOrder.compare(raw, keyFrom, keyTo, ts, last, 0, last.length, info.lastTimestamp()) != 0) {
       throw new IOException("last entry differs from the block index");
     }
-    return new DataBlock(raw, length, starts);
+    return new DataBlock(raw, length, starts, null);
+  }
+
+  /** The same block, lent by a scan that will reuse its array once {@code loan} ends: its views end with it. */
+  DataBlock lentUnder(Loan loan) {
+    return new DataBlock(raw, length, starts, loan);
+  }
+
+  /** What views of this block are readable under (null: always). */
+  Loan loan() {
+    return loan;
   }
 
   public int size() {
@@ -96,6 +112,11 @@ public final class DataBlock {
   /** Entry {@code i}, its column names decoded through {@code names} (null: each anew). */
   SortedEntry entry(int i, ColumnNames names) {
     return EntryCodec.decode(ByteBuffer.wrap(raw, starts[i], length - starts[i]), names);
+  }
+
+  /** The same, its values views of this block ({@link org.logbase.log.LogRecord.Column#view}) under its {@link #loan}. */
+  SortedEntry view(int i, ColumnNames names) {
+    return EntryCodec.decodeViews(ByteBuffer.wrap(raw, starts[i], length - starts[i]), names, loan);
   }
 
   /** Index of the first entry at or after {@code (key, ts)}; {@link #size} if there is none. */

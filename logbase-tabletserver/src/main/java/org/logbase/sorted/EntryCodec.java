@@ -3,6 +3,7 @@ package org.logbase.sorted;
 import static org.logbase.log.RecordCodec.columnNames;
 import static org.logbase.log.RecordCodec.columnsSize;
 import static org.logbase.log.RecordCodec.getBytes;
+import static org.logbase.log.RecordCodec.getColumnViews;
 import static org.logbase.log.RecordCodec.getColumns;
 import static org.logbase.log.RecordCodec.getVarint;
 import static org.logbase.log.RecordCodec.putBytes;
@@ -11,6 +12,7 @@ import static org.logbase.log.RecordCodec.varintSize;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.logbase.common.Loan;
 import org.logbase.log.ColumnNames;
 import org.logbase.log.LogRecord.Column;
 import org.logbase.log.RecordType;
@@ -63,12 +65,27 @@ final class EntryCodec {
    * @throws IllegalStateException if it does not parse
    */
   static SortedEntry decode(ByteBuffer b, ColumnNames names) {
+    return decode(b, names, false, null);
+  }
+
+  /**
+   * The same, each value a view of the buffer's array ({@link Column#view}) readable while {@code
+   * loan} runs (null: always), instead of a copy.
+   *
+   * @throws IllegalStateException if it does not parse
+   */
+  static SortedEntry decodeViews(ByteBuffer b, ColumnNames names, Loan loan) {
+    return decode(b, names, true, loan);
+  }
+
+  private static SortedEntry decode(ByteBuffer b, ColumnNames names, boolean views, Loan loan) {
     byte[] key = getBytes(b);
     long ts = b.getLong();
     byte k = b.get();
     RecordType kind = kind(k);
     long txnId = (k & HAS_TXN) != 0 ? b.getLong() : 0;
-    List<Column> columns = kind == RecordType.DATA ? getColumns(b, getVarint(b), names) : List.of();
+    List<Column> columns = kind != RecordType.DATA ? List.of()
+        : views ? getColumnViews(b, getVarint(b), names, loan) : getColumns(b, getVarint(b), names);
     return new SortedEntry(key, ts, kind, txnId, columns);
   }
 

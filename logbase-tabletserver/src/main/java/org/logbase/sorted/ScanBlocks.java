@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.logbase.common.Loan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,11 +39,14 @@ import org.slf4j.LoggerFactory;
  * read-ahead ends and frees its thread, keeping what it read; once the scan has taken those it
  * reads the next block itself and asks for a thread again, as at its first stream read.
  *
- * <p><b>Arrays.</b> Blocks read through the stream are read into arrays the scan reuses ({@link
- * BlockBuffers}): the iterator gives a block back ({@link #done}) when it moves past it, having
- * decoded each entry it took into arrays of its own, and the next block read goes into its array.
- * Blocks from the cache or positioned reads are never reused. A block read ahead but dropped (a
- * seek) is left to the collector.
+ * <p><b>Arrays.</b> Blocks read through the stream are read into arrays that are reused ({@link
+ * BlockArrays}, the server's): the iterator gives a block back ({@link #done}) when it moves past
+ * it. A scan whose entries hold copies of their values gives its array back then; a row scan,
+ * whose entries' values are views of the block ({@link BlockLoans}), lends each block it read
+ * through the stream under a {@link Loan} of its own and leaves it with its loans when the
+ * iterator moves past it, to be given back at their release. Blocks from the cache or positioned
+ * reads are never reused (views of them never end). A block read ahead but dropped (a seek) is
+ * left to the collector.
  * Compactions scan without read-ahead ({@link SortedSegmentReader#scan(byte[], byte[], boolean)}).
  */
 final class ScanBlocks implements BlockSource {
@@ -54,8 +58,10 @@ final class ScanBlocks implements BlockSource {
   private final ReadAhead readAhead;
   /** Blocks at or after this one hold nothing the scan's range reaches. */
   private final int limit;
-  /** The arrays blocks read through the stream are read into, reused once the scan is done with them. */
-  private final BlockBuffers buffers;
+  /** The arrays blocks read through the stream are read into, reused once nothing the scan returned points into them. */
+  private final BlockArrays arrays;
+  /** Null: the scan's entries hold copies of their values, and a block's array is reused when the iterator moves past it. */
+  private final BlockLoans loans;
   private int positioned;
   private FSDataInputStream stream;
   private Prefetch prefetch;
@@ -70,13 +76,15 @@ final class ScanBlocks implements BlockSource {
   /**
    * @param limit blocks at or after this one are not read ahead (the range ends before them)
    * @param readAhead the threads this scan may read ahead with ({@link ReadAhead#none()}: none)
+   * @param loans where the blocks its entries view wait for their release; null when its entries
+   *     hold copies
    */
-  ScanBlocks(SegmentReaderV1 reader, int limit, ReadAhead readAhead) {
+  ScanBlocks(SegmentReaderV1 reader, int limit, ReadAhead readAhead, BlockLoans loans) {
     this.reader = reader;
     this.limit = limit;
     this.readAhead = readAhead;
-    // Read ahead, plus the one the scan reads and the one the read-ahead reads into.
-    this.buffers = new BlockBuffers(reader.index().maxStoredLength(), readAhead.depth() + 2);
+    this.arrays = reader.arrays();
+    this.loans = loans;
   }
 
   @Override
@@ -114,32 +122,37 @@ final class ScanBlocks implements BlockSource {
     return lend(b);
   }
 
+  /** A block read through the stream, handed to the iterator: its array comes back at {@link #done}. */
   private DataBlock lend(DataBlock b) {
-    lent = b;
-    return b;
+    lent = loans == null ? b : b.lentUnder(new Loan());
+    return lent;
   }
 
   @Override
   public void done(DataBlock block) {
     if (block == lent) {
       lent = null;
-      buffers.give(block.array());
+      if (loans == null) {
+        arrays.give(block.array());
+      } else {
+        loans.hold(arrays, block);
+      }
     }
   }
 
-  /** Block {@code i} read into an array of {@link #buffers} and checked. */
+  /** Block {@code i} read into an array of {@link #arrays} and checked. */
   private DataBlock readFromStream(FSDataInputStream in, int i) throws IOException {
     return checked(i, readStored(in, i));
   }
 
-  /** Block {@code i}'s stored bytes, unchecked, read into an array of {@link #buffers}. */
+  /** Block {@code i}'s stored bytes, unchecked, read into an array of {@link #arrays}. */
   private byte[] readStored(FSDataInputStream in, int i) throws IOException {
     BlockInfo info = reader.index().get(i);
-    byte[] buf = buffers.take(info.storedLength());
+    byte[] buf = arrays.take(info.storedLength());
     try {
       return reader.file().read(in, info.offset(), info.storedLength(), SegmentReaderV1.name(i, info), buf);
     } catch (IOException | RuntimeException | Error e) {
-      buffers.give(buf);
+      arrays.give(buf);
       throw e;
     }
   }
@@ -155,18 +168,18 @@ final class ScanBlocks implements BlockSource {
     try {
       b = reader.check(i, stored);
     } catch (SegmentDamageException e) {
-      buffers.give(stored);
+      arrays.give(stored);
       streamFailedACheck = true;
       if (reader.file().streamsVerify()) {
         throw e;
       }
       return readVerified(i, e);
     } catch (IOException | RuntimeException | Error e) {
-      buffers.give(stored);
+      arrays.give(stored);
       throw e;
     }
     if (b.array() != stored) {
-      buffers.give(stored);
+      arrays.give(stored);
     }
     return b;
   }
@@ -207,7 +220,6 @@ final class ScanBlocks implements BlockSource {
   @Override
   public void close() throws IOException {
     stopPrefetch();
-    buffers.clear();
     FSDataInputStream s = stream;
     stream = null;
     if (s != null && streamFailedACheck) {

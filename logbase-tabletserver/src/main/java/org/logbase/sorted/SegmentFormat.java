@@ -26,8 +26,9 @@ public interface SegmentFormat {
    * @param scans where scans open streams of their own
    * @param length the file's length
    * @param readAhead the threads its scans may read ahead with
+   * @param arrays the arrays its scans read blocks into
    * @throws SegmentDamageException if the file fails a check
    */
   SortedSegmentReader open(ScanFileSystem scans, Path path, FSDataInputStream in, long length, BlockCache cache,
-      ReadAhead readAhead) throws IOException;
+      ReadAhead readAhead, BlockArrays arrays) throws IOException;
 }

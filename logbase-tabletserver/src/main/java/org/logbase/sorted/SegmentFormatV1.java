@@ -39,8 +39,8 @@ final class SegmentFormatV1 implements SegmentFormat {
 
   @Override
   public SortedSegmentReader open(ScanFileSystem scans, Path path, FSDataInputStream in, long length,
-      BlockCache cache, ReadAhead readAhead) throws IOException {
-    return SegmentReaderV1.open(new PositionedFile(scans, path, in, length), cache, readAhead);
+      BlockCache cache, ReadAhead readAhead, BlockArrays arrays) throws IOException {
+    return SegmentReaderV1.open(new PositionedFile(scans, path, in, length), cache, readAhead, arrays);
   }
 
   static byte[] header(SegmentIdentity id, Compression compression) {

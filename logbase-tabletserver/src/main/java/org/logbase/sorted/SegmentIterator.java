@@ -9,7 +9,8 @@ import org.logbase.log.ColumnNames;
  * Iterates a range of a format version 1 segment block by block: a block is read (and checked) when
  * the iteration reaches it, never before a seek or {@link #hasNext} needs it. The blocks come from
  * a {@link BlockSource}; when the iteration reaches the end of its range, or is closed, the source
- * lets go of what it holds (a scan's stream), and takes it up again if a seek moves back.
+ * lets go of what it holds (a scan's stream), and takes it up again if a seek moves back. Entries'
+ * values are copies, or views of their blocks for a row scan ({@link BlockLoans}).
  */
 final class SegmentIterator implements EntryIterator {
   private final BlockIndex index;
@@ -19,6 +20,8 @@ final class SegmentIterator implements EntryIterator {
   /** Blocks before this one hold only keys before {@link #end}: their entries need no check against it. */
   private final int endBlock;
   private final ColumnNames names = new ColumnNames();
+  /** Values as views of their blocks ({@link DataBlock#view}) instead of copies. */
+  private final boolean views;
 
   private int blockIndex;
   private DataBlock block;
@@ -30,9 +33,16 @@ final class SegmentIterator implements EntryIterator {
   private SortedEntry next;
   private boolean ended;
 
+  /** An iterator whose entries' values are copies. */
   SegmentIterator(BlockIndex index, BlockSource blocks, byte[] startInclusive, byte[] endExclusive) {
+    this(index, blocks, startInclusive, endExclusive, false);
+  }
+
+  /** @param views whether the entries' values are views of their blocks instead of copies */
+  SegmentIterator(BlockIndex index, BlockSource blocks, byte[] startInclusive, byte[] endExclusive, boolean views) {
     this.index = index;
     this.blocks = blocks;
+    this.views = views;
     this.start = startInclusive;
     this.end = endExclusive;
     this.endBlock = index.endBlock(end);
@@ -75,7 +85,7 @@ final class SegmentIterator implements EntryIterator {
         seekKey = null;
       }
       if (pos < block.size()) {
-        SortedEntry e = block.entry(pos++, names);
+        SortedEntry e = views ? block.view(pos++, names) : block.entry(pos++, names);
         if (blockIndex >= endBlock && Bytes.compare(e.rowKey(), end) >= 0) {
           end();
         } else {
@@ -96,7 +106,7 @@ final class SegmentIterator implements EntryIterator {
     blocks.close();
   }
 
-  /** Drops the current block, if any; every entry taken from it was decoded into arrays of its own. */
+  /** Drops the current block, if any, to its source (which knows whether entries taken from it view it). */
   private void leaveBlock() {
     DataBlock b = block;
     block = null;

@@ -3,6 +3,7 @@ package org.logbase.sorted;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Closeables;
 
@@ -20,9 +21,10 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   private final BlockCache cache;
   private final ScanStreams streams;
   private final ReadAhead readAhead;
+  private final BlockArrays arrays;
 
   private SegmentReaderV1(PositionedFile file, SegmentStats stats, BloomFilter filter, BlockIndex index,
-      BlockCache cache, ReadAhead readAhead) {
+      BlockCache cache, ReadAhead readAhead, BlockArrays arrays) {
     this.file = file;
     this.stats = stats;
     this.filter = filter;
@@ -30,9 +32,11 @@ final class SegmentReaderV1 implements SortedSegmentReader {
     this.cache = cache;
     this.streams = new ScanStreams(file);
     this.readAhead = readAhead;
+    this.arrays = arrays;
   }
 
-  static SegmentReaderV1 open(PositionedFile file, BlockCache cache, ReadAhead readAhead) throws IOException {
+  static SegmentReaderV1 open(PositionedFile file, BlockCache cache, ReadAhead readAhead, BlockArrays arrays)
+      throws IOException {
     long length = file.length();
     if (length < SegmentFormatV1.HEADER_BYTES + TrailerV1.BYTES) {
       throw file.damage(0, "a file of " + length + " bytes is too short for format version 1 (truncated?)");
@@ -82,7 +86,7 @@ final class SegmentReaderV1 implements SortedSegmentReader {
       throw file.damage(t.indexOffset(), "block index and footer disagree on the data blocks");
     }
     SegmentStats stats = stats(header.identity(), header.compression(), t, index, length);
-    return new SegmentReaderV1(file, stats, filter, index, cache, readAhead);
+    return new SegmentReaderV1(file, stats, filter, index, cache, readAhead, arrays);
   }
 
   static SegmentStats stats(SegmentIdentity id, Compression compression, TrailerV1 t, BlockIndex index,
@@ -140,10 +144,20 @@ final class SegmentReaderV1 implements SortedSegmentReader {
 
   @Override
   public EntryIterator scan(byte[] startInclusive, byte[] endExclusive, boolean readAhead) {
+    return scan(startInclusive, endExclusive, readAhead ? this.readAhead : ReadAhead.none(), null);
+  }
+
+  @Override
+  public EntryIterator scan(byte[] startInclusive, byte[] endExclusive, BlockLoans loans) {
+    return scan(startInclusive, endExclusive, readAhead, Objects.requireNonNull(loans, "loans"));
+  }
+
+  /** @param loans null: values copied */
+  private EntryIterator scan(byte[] startInclusive, byte[] endExclusive, ReadAhead readAhead, BlockLoans loans) {
     // Blocks after the one that holds the first entry at or after the end hold nothing before it.
     int limit = Math.min(index.size(), index.endBlock(endExclusive) + 1);
-    ScanBlocks blocks = new ScanBlocks(this, limit, readAhead ? this.readAhead : ReadAhead.none());
-    return new SegmentIterator(index, blocks, startInclusive, endExclusive);
+    ScanBlocks blocks = new ScanBlocks(this, limit, readAhead, loans);
+    return new SegmentIterator(index, blocks, startInclusive, endExclusive, loans != null);
   }
 
   BlockIndex index() {
@@ -156,6 +170,11 @@ final class SegmentReaderV1 implements SortedSegmentReader {
 
   ScanStreams streams() {
     return streams;
+  }
+
+  /** The arrays this reader's scans read blocks into. */
+  BlockArrays arrays() {
+    return arrays;
   }
 
   /** Block {@code i}, from the cache or read (positioned), checked and cached. */

@@ -106,6 +106,15 @@ public final class SortedFormats {
    */
   public static SortedSegmentReader open(FileSystem fs, Path path, BlockCache cache, ReadAhead readAhead,
       ScanFileSystem scans) throws IOException {
+    return open(fs, path, cache, readAhead, scans, new BlockArrays(BlockArrays.READER_BYTES));
+  }
+
+  /**
+   * The same, with scans that read their blocks into arrays of {@code arrays}, which a server's
+   * readers share (a reader opened without keeps its own, of {@link BlockArrays#READER_BYTES}).
+   */
+  public static SortedSegmentReader open(FileSystem fs, Path path, BlockCache cache, ReadAhead readAhead,
+      ScanFileSystem scans, BlockArrays arrays) throws IOException {
     FSDataInputStream in = fs.open(path);
     try {
       long length = fs.getFileStatus(path).getLen();
@@ -125,7 +134,7 @@ public final class SortedFormats {
         throw file.damage(length - TAIL_BYTES,
             "unknown sorted segment format version " + version + " (known: " + known() + ")");
       }
-      return format.get().open(scans, path, in, length, cache, readAhead);
+      return format.get().open(scans, path, in, length, cache, readAhead, arrays);
     } catch (IOException | RuntimeException e) {
       try {
         in.close();

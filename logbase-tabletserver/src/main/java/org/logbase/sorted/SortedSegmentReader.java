@@ -60,6 +60,14 @@ public interface SortedSegmentReader extends Closeable {
    */
   EntryIterator scan(byte[] startInclusive, byte[] endExclusive, boolean readAhead);
 
+  /**
+   * The same as {@link #scan(byte[], byte[])}, with each entry's values views of the block that
+   * holds them ({@link org.logbase.log.LogRecord.Column#view}) instead of copies: readable until
+   * {@code loans} is released, which the blocks the scan moved past wait for before they are read
+   * into again (a row scan, {@link BlockLoans}).
+   */
+  EntryIterator scan(byte[] startInclusive, byte[] endExclusive, BlockLoans loans);
+
   /** Every entry of the segment in entry order, as {@link #scan(byte[], byte[])} reads them. */
   default EntryIterator scan() {
     return scan(null, null);

@@ -9,6 +9,7 @@ import org.logbase.index.EntryOrder;
 import org.logbase.index.IndexCursor;
 import org.logbase.log.LogPointer;
 import org.logbase.log.LogRecord;
+import org.logbase.sorted.BlockLoans;
 import org.logbase.sorted.EntryIterator;
 import org.logbase.sorted.SortedEntry;
 
@@ -38,6 +39,14 @@ public final class GroupVersions {
    * read sequentially (close the cursor unless it is read to its end).
    */
   static VersionCursor range(GroupIndex g, RecordStore store, byte[] start, byte[] end) {
+    return range(g, store, start, end, null);
+  }
+
+  /**
+   * The same; with {@code loans}, the values of the segments' versions are views of their blocks,
+   * readable until the loans are released ({@link BlockLoans}); null: copies.
+   */
+  static VersionCursor range(GroupIndex g, RecordStore store, byte[] start, byte[] end, BlockLoans loans) {
     List<VersionCursor> all = new ArrayList<>();
     // An index that holds nothing (all of it compacted) is left out of the merge: what is written
     // from now on is newer than the read, as for a cursor that has passed its key.
@@ -45,7 +54,7 @@ public final class GroupVersions {
       all.add(new IndexVersions(g.index().range(start, end), store));
     }
     for (SortedSegment s : g.segments()) {
-      all.add(new SegmentVersions(s.reader().scan(start, end)));
+      all.add(new SegmentVersions(loans == null ? s.reader().scan(start, end) : s.reader().scan(start, end, loans)));
     }
     return merged(all);
   }

@@ -9,6 +9,7 @@ import org.logbase.common.Bytes;
 import org.logbase.common.Cells;
 import org.logbase.common.Closeables;
 import org.logbase.common.Row;
+import org.logbase.sorted.BlockLoans;
 
 /**
  * A scan of one tablet that stays open from page to page ({@link Tablet#openScan}): each column
@@ -17,28 +18,42 @@ import org.logbase.common.Row;
  * being set up again for every page. The tablet it reads is the immutable one it was opened on, so
  * every page sees the same index and segments. {@link #close} gives the segments' streams back; a
  * scanner read to its end closes itself. Not thread-safe: one reader at a time.
+ *
+ * <p><b>Rows' lifetime.</b> Values read from sorted segments are views of the blocks the scan read
+ * ({@link org.logbase.common.Cell#view}), not copies: a full scan spent a fifth of its time writing
+ * every value into new memory (docs/benchmarks.md). The rows {@link #next} returns stay readable
+ * until {@link #release}, which lets the scan read later blocks into those blocks' arrays: call it
+ * once the rows were used (sent, or copied with {@link Row#owned}), as a server's scan call does
+ * after each batch, HBase's {@code shipped()}. A value of a released row read afterwards fails with
+ * {@link IllegalStateException}, never another row's bytes. Closing the scanner does not end its
+ * rows: they stay readable, and the blocks they view are left to the collector.
  */
 public final class RowScanner implements Closeable {
   private final List<GroupScan> scans;
+  private final BlockLoans loans;
   private final int columns; // the most a row can hold: each row's cells are sized for it
   private boolean exhausted;
   private boolean closed;
 
-  /** @param scans one per column group read, in entry order; closed with this */
-  RowScanner(List<GroupScan> scans) {
+  /**
+   * @param scans one per column group read, in entry order; closed with this
+   * @param loans the blocks the scans' values view ({@link BlockLoans}), released by {@link #release}
+   */
+  RowScanner(List<GroupScan> scans, BlockLoans loans) {
     this.scans = scans;
+    this.loans = loans;
     this.columns = scans.stream().mapToInt(s -> s.wanted.size()).sum();
     this.exhausted = scans.isEmpty();
   }
 
   /** A scanner with nothing to read (an empty range). */
   static RowScanner empty() {
-    return new RowScanner(List.of());
+    return new RowScanner(List.of(), new BlockLoans());
   }
 
   /**
    * The next rows in key order, at most {@code maxRows}; fewer only at the end of the range (then
-   * the scanner has closed its cursors).
+   * the scanner has closed its cursors). Readable until {@link #release}.
    *
    * @throws IllegalStateException if the scanner was closed before its end
    */
@@ -58,6 +73,7 @@ public final class RowScanner implements Closeable {
     } catch (Throwable e) { // the streams go back; the failure stays the one thrown
       closed = true;
       Closeables.closeAllAfter(scans, e);
+      loans.forget();
       throw e;
     }
     if (out.size() < maxRows) {
@@ -72,12 +88,28 @@ public final class RowScanner implements Closeable {
     return exhausted;
   }
 
-  /** Closes the cursors (a failure to close one does not keep the others open). */
+  /**
+   * The rows returned so far are no longer read: the blocks their values view may be read into
+   * again, and reading such a value from now on fails. Rows that must outlive this are copied
+   * first ({@link Row#owned}).
+   */
+  public void release() {
+    loans.release();
+  }
+
+  /**
+   * Closes the cursors (a failure to close one does not keep the others open). The rows returned
+   * stay readable: the blocks they view are never read into again.
+   */
   @Override
   public void close() throws IOException {
     if (!closed) {
       closed = true;
-      Closeables.closeAll(scans);
+      try {
+        Closeables.closeAll(scans);
+      } finally {
+        loans.forget();
+      }
     }
   }
 

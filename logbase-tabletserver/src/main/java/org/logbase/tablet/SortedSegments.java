@@ -16,6 +16,7 @@ import org.logbase.common.Config;
 import org.logbase.files.ReadsInProgress;
 import org.logbase.files.SharedPaths;
 import org.logbase.rpc.SortedRef;
+import org.logbase.sorted.BlockArrays;
 import org.logbase.sorted.BlockCache;
 import org.logbase.sorted.CaffeineBlockCache;
 import org.logbase.sorted.ReadAhead;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * that skips HDFS's checksums, {@link ScanFileSystem}) and the threads their scans may read ahead
  * with ({@code sorted.scan.read.ahead.blocks}, default 0: none; {@code
  * sorted.scan.read.ahead.threads}, default 2 per core, scans at once; a read-ahead whose
- * scan takes nothing for {@code sorted.scan.read.ahead.idle.ms}, default 100, frees its thread). A reader stays open
+ * scan takes nothing for {@code sorted.scan.read.ahead.idle.ms}, default 100, frees its thread) and
+ * the arrays their scans read blocks into ({@code sorted.scan.arrays.bytes}, default 16 MiB kept
+ * idle at most, {@link BlockArrays}). A reader stays open
  * until its file is deleted or the server closes. A segment no kept checkpoint names any more is
  * {@link #retire retired}: it is deleted (and its reader closed) once no read that began before is in
  * progress ({@link ReadsInProgress}), at the first {@link #deleteRetired} after that.
@@ -51,6 +54,7 @@ public final class SortedSegments implements Closeable {
   public static final String READ_AHEAD_THREADS = "sorted.scan.read.ahead.threads";
   public static final String READ_AHEAD_IDLE_MS = "sorted.scan.read.ahead.idle.ms";
   public static final String SCAN_HDFS_CHECKSUMS = "sorted.scan.hdfs.checksums";
+  public static final String SCAN_ARRAYS_BYTES = "sorted.scan.arrays.bytes";
   /** Each block read ahead is held in memory (64 KiB by default): 64 of them, 4 MiB, per scan at most. */
   static final int MAX_READ_AHEAD_BLOCKS = 64;
   static final int MAX_READ_AHEAD_THREADS = 1024;
@@ -62,6 +66,7 @@ public final class SortedSegments implements Closeable {
   private final BlockCache cache;
   private final ReadAhead readAhead;
   private final ScanFileSystem scanFs;
+  private final BlockArrays arrays;
   /** By the path manifests store (one file id per path). */
   private final Map<String, SortedSegment> open = new HashMap<>();
   /** Segments to delete, by stored path, with the mark of reads that may still use them. */
@@ -84,6 +89,11 @@ public final class SortedSegments implements Closeable {
     if (idleMs < 1) {
       throw new IllegalArgumentException(READ_AHEAD_IDLE_MS + " must be at least 1, not " + idleMs);
     }
+    long arrayBytes = config.getBytes(SCAN_ARRAYS_BYTES, BlockArrays.DEFAULT_BYTES);
+    if (arrayBytes < 0) {
+      throw new IllegalArgumentException(SCAN_ARRAYS_BYTES + " must be 0 or more, not " + arrayBytes);
+    }
+    this.arrays = new BlockArrays(arrayBytes);
     boolean hdfsChecksums = config.getBoolean(SCAN_HDFS_CHECKSUMS, false);
     this.readAhead = ReadAhead.of(depth, threads, idleMs);
     this.scanFs = hdfsChecksums ? ScanFileSystem.of(fs) : scansWithoutHdfsChecksums(fs);
@@ -107,7 +117,8 @@ public final class SortedSegments implements Closeable {
   public synchronized SortedSegment open(SortedRef ref) throws IOException {
     SortedSegment s = open.get(ref.getPath());
     if (s == null) {
-      SortedSegmentReader r = SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache, readAhead, scanFs);
+      SortedSegmentReader r =
+          SortedFormats.open(fs, SharedPaths.resolve(fs, ref.getPath()), cache, readAhead, scanFs, arrays);
       s = new SortedSegment(ref.getFileId(), ref.getPath(), r);
       open.put(ref.getPath(), s);
     }

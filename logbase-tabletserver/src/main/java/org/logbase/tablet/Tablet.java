@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import org.logbase.common.Bytes;
-import org.logbase.common.Cell;
 import org.logbase.common.Cells;
 import org.logbase.common.Closeables;
 import org.logbase.common.HybridTimestamp;
@@ -24,6 +23,7 @@ import org.logbase.common.schema.StoragePolicy;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.log.LogRecord;
 import org.logbase.sorted.BlockInfo;
+import org.logbase.sorted.BlockLoans;
 
 /**
  * A key range of a table, served from one multiversion index per column group and the shared log.
@@ -36,6 +36,9 @@ import org.logbase.sorted.BlockInfo;
  * newest first until every requested column is found or a tombstone ends the row.
  */
 public final class Tablet {
+  /** Rows {@link #scan} reads between two releases of its scanner: the blocks it holds meanwhile. */
+  private static final int SCAN_PAGE_ROWS = 500;
+
   private final TabletDescriptor descriptor;
   private final TableSchema schema;
   private final GroupIndex[] groups;
@@ -182,20 +185,30 @@ public final class Tablet {
 
   /**
    * Rows with startInclusive <= key < endExclusive (null = the tablet's bound), in key order, as of
-   * {@code asOf}; deleted rows and rows without a requested column are left out.
+   * {@code asOf}; deleted rows and rows without a requested column are left out. The rows own their
+   * values (read a page at a time, each row copied before the scan is released).
    *
    * @param limit at most this many rows; 0 or less for no limit
    */
   public List<Row> scan(byte[] startInclusive, byte[] endExclusive, Collection<String> columns, long asOf, int limit)
       throws IOException {
+    int want = limit <= 0 ? Integer.MAX_VALUE : limit;
+    List<Row> out = new ArrayList<>(Math.min(want, SCAN_PAGE_ROWS));
     try (RowScanner s = openScan(startInclusive, endExclusive, columns, asOf)) {
-      return s.next(limit <= 0 ? Integer.MAX_VALUE : limit);
+      while (out.size() < want && !s.exhausted()) {
+        for (Row r : s.next(Math.min(want - out.size(), SCAN_PAGE_ROWS))) {
+          out.add(r.owned());
+        }
+        s.release();
+      }
     }
+    return out;
   }
 
   /**
    * The same rows, page by page: a scanner that keeps its cursors open between pages (a server's
-   * scan call reads its batches through one). Close it unless it is read to its end.
+   * scan call reads its batches through one), whose rows may view its blocks until it is released
+   * ({@link RowScanner}). Close it unless it is read to its end.
    *
    * @throws SnapshotTooOldException if {@code asOf} is below a requested group's GC horizon
    */
@@ -211,17 +224,18 @@ public final class Tablet {
       checkHorizon(groupIndex(g), asOf);
     }
     List<RowScanner.GroupScan> scans = new ArrayList<>();
+    BlockLoans loans = new BlockLoans();
     long now = clock.wallMillis();
     try {
       for (Map.Entry<ColumnGroup, Set<String>> e : wanted.entrySet()) {
-        VersionCursor all = GroupVersions.range(groupIndex(e.getKey()), store, start, end);
+        VersionCursor all = GroupVersions.range(groupIndex(e.getKey()), store, start, end, loans);
         scans.add(new RowScanner.GroupScan(Retained.of(all, e.getKey().policy(), now, asOf), e.getValue()));
       }
     } catch (Throwable e) { // the cursors opened so far go back; the failure stays the one thrown
       Closeables.closeAllAfter(scans, e);
       throw e;
     }
-    return new RowScanner(scans);
+    return new RowScanner(scans, loans);
   }
 
   /** Counts a request that named this tablet (its server reports the count: {@link #requests}). */
@@ -387,7 +401,7 @@ public final class Tablet {
   static int collect(List<LogRecord.Column> columns, long ts, Set<String> wanted, Cells.Builder out) {
     int moved = 0;
     for (LogRecord.Column col : columns) {
-      if (wanted.contains(col.name()) && out.addIfAbsent(col.name(), new Cell(col.value(), ts))) {
+      if (wanted.contains(col.name()) && out.addIfAbsent(col.name(), col.cell(ts))) {
         moved++;
       }
     }

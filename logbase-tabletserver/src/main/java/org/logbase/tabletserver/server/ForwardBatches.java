@@ -15,7 +15,8 @@ import org.logbase.tablet.Tablet;
  * batches, rather than being set up again for every batch), those the filter lets through, up to a
  * limit. A batch holds up to its number of rows, or rows of up to about its number of bytes (one
  * row at least), whichever comes first: 500 rows of 8 MiB were one message of 4 GB, which no
- * client takes. Thread-safe: a cancellation may close it while a batch is read.
+ * client takes. A batch's values view the scanner's blocks until {@link #release}. Thread-safe: a
+ * cancellation may close it while a batch is read.
  */
 final class ForwardBatches implements RowBatches {
   private final Tablet tablet;
@@ -91,9 +92,16 @@ final class ForwardBatches implements RowBatches {
   static long size(Row r) {
     long n = r.key().length;
     for (Map.Entry<String, Cell> c : r.cells().entrySet()) {
-      n += c.getKey().length() + c.getValue().value().length + 16;
+      n += c.getKey().length() + c.getValue().valueLength() + 16;
     }
     return n;
+  }
+
+  @Override
+  public synchronized void release() {
+    if (scanner != null) {
+      scanner.release();
+    }
   }
 
   @Override

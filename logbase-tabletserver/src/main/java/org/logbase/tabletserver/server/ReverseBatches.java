@@ -10,7 +10,9 @@ import org.logbase.common.Row;
 /**
  * The last {@code limit} rows of a range, last first. The index is read in key order only, so the
  * range is read forwards once, keeping the last {@code limit} rows that pass: memory is bounded by
- * the limit (a reverse scan must have one), time grows with the range.
+ * the limit (a reverse scan must have one), time grows with the range. The rows kept are copies
+ * ({@link Row#owned}): a view would hold its whole block, and the forward scan reuses its blocks
+ * batch by batch.
  */
 final class ReverseBatches implements RowBatches {
   /** The largest limit a reverse scan may have: what it keeps in memory. */
@@ -45,8 +47,9 @@ final class ReverseBatches implements RowBatches {
           if (last.size() == limit) {
             last.removeFirst();
           }
-          last.addLast(r);
+          last.addLast(r.owned());
         }
+        forward.release();
       }
     }
     List<Row> batch = new ArrayList<>(Math.min(batchRows, last.size()));
@@ -59,6 +62,10 @@ final class ReverseBatches implements RowBatches {
     }
     return batch;
   }
+
+  /** Nothing to do: the rows are copies. */
+  @Override
+  public void release() {}
 
   @Override
   public boolean exhausted() {

@@ -76,6 +76,7 @@ final class ScanPump implements Runnable {
         for (Row r : rows.next()) {
           b.addRows(RowProtos.toProto(r));
         }
+        rows.release(); // the values are in the message: the blocks they were read from may be reused
         calls.confirm();
         if (b.getRowsCount() > 0) {
           call.onNext(b.build());

@@ -1,0 +1,203 @@
+package org.logbase.tablet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.logbase.common.Bytes.utf8;
+import static org.logbase.common.HybridTimestamp.LATEST;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.logbase.common.Cell;
+import org.logbase.common.Config;
+import org.logbase.common.Row;
+import org.logbase.common.schema.ColumnGroup;
+import org.logbase.common.schema.StoragePolicy;
+import org.logbase.common.schema.StoragePolicy.BlockCompression;
+import org.logbase.common.schema.TableSchema;
+import org.logbase.log.Durability;
+import org.logbase.tabletserver.EngineOptions;
+import org.logbase.tabletserver.StorageEngine;
+import org.logbase.txn.TxnManager;
+
+/**
+ * The rows of a compacted tablet's scanner view the blocks it read (no value copied) and stay
+ * readable until the scanner is released; after that a value of theirs is either still its own (the
+ * block was not reused: the first blocks, read with positioned reads, and the block the scan is in)
+ * or fails, never another row's bytes. Pages read back right while blocks are reused page after
+ * page, with and without read-ahead; copies ({@link Row#owned}) outlive the release; a scanner
+ * never released, or closed, keeps its rows readable. Blocks are stored raw (values of random
+ * bytes, no compression), so the scan reads them into arrays it reuses.
+ */
+class ScannedRowLifetimeTest {
+  static final int ROWS = 3000;
+  static final int PAGE = 300;
+  static final TabletDescriptor RAW = new TabletDescriptor(new TableSchema("raw", 7, List.of(new ColumnGroup(0, "g",
+      List.of("v"), StoragePolicy.DEFAULT.withCompression(BlockCompression.NONE)))), 0, null, null);
+
+  @TempDir Path dir;
+
+  @Test
+  void aReleasedPageIsItsOwnOrFailsNeverAnotherRows() throws Exception {
+    try (StorageEngine e = StorageEngine.open(options(Config.empty())); TxnManager txns = TxnManager.standalone(e)) {
+      Tablet t = writeAndCompact(e, txns);
+      try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
+        List<Row> first = scanner.next(PAGE);
+        check(first, 0);
+        List<Row> kept = new ArrayList<>();
+        for (Row r : first) {
+          kept.add(r.owned());
+        }
+        assertFalse(first.get(PAGE - 1).cells().get("v").owns(), "a value of a stream-read block is a view");
+        scanner.release();
+        int failed = 0;
+        for (int from = PAGE; from < ROWS; from += PAGE) {
+          check(scanner.next(PAGE), from); // read into the arrays the first page's blocks were in
+          failed = ownOrFailing(first);
+          scanner.release();
+        }
+        assertTrue(failed > 0, "the first page's values of stream-read blocks fail once those are reused");
+        check(kept, 0); // the copies outlive it all
+      }
+    }
+  }
+
+  @Test
+  void pagesReadBackRightWhileTheirBlocksAreReusedWithAndWithoutReadAhead() throws Exception {
+    for (Config c : List.of(Config.empty(), Config.empty().with(SortedSegments.READ_AHEAD_BLOCKS, 4))) {
+      Path d = dir.resolve(c.asMap().isEmpty() ? "plain" : "read-ahead");
+      try (StorageEngine e = StorageEngine.open(options(d, c)); TxnManager txns = TxnManager.standalone(e)) {
+        Tablet t = writeAndCompact(e, txns);
+        for (int page : new int[] {1, 7, 64, PAGE, 1000}) {
+          try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
+            int from = 0;
+            while (!scanner.exhausted()) {
+              List<Row> rows = scanner.next(page);
+              check(rows, from);
+              from += rows.size();
+              scanner.release();
+            }
+            assertEquals(ROWS, from, "pages of " + page);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void aScannerNeverReleasedOrClosedKeepsItsRowsReadable() throws Exception {
+    try (StorageEngine e = StorageEngine.open(options(Config.empty())); TxnManager txns = TxnManager.standalone(e)) {
+      Tablet t = writeAndCompact(e, txns);
+      List<Row> all = new ArrayList<>();
+      try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
+        while (!scanner.exhausted()) {
+          all.addAll(scanner.next(PAGE));
+        }
+      }
+      check(all, 0);
+
+      List<Row> beforeClose;
+      try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
+        scanner.next(PAGE);
+        beforeClose = scanner.next(PAGE);
+      }
+      for (int i = 0; i < 3; i++) { // other scans, releasing as they go: none reads into the closed one's blocks
+        try (RowScanner other = t.openScan(null, null, null, LATEST)) {
+          while (!other.exhausted()) {
+            other.next(PAGE);
+            other.release();
+          }
+        }
+      }
+      check(beforeClose, PAGE);
+      check(t.scan(null, null, null, LATEST, 0), 0);
+    }
+  }
+
+  @Test
+  void tabletScanRowsOwnTheirValues() throws Exception {
+    try (StorageEngine e = StorageEngine.open(options(Config.empty())); TxnManager txns = TxnManager.standalone(e)) {
+      Tablet t = writeAndCompact(e, txns);
+      List<Row> rows = t.scan(null, null, null, LATEST, 0);
+      for (Row r : rows) {
+        Cell c = r.cells().get("v");
+        assertTrue(c.owns());
+        assertSame(c.value(), c.value(), "an owned value is not copied again");
+      }
+      check(rows, 0);
+      check(t.scan(key(17), null, null, LATEST, 1234), 17);
+    }
+  }
+
+  /**
+   * Reads every value of {@code rows} (rows {@code 0, 1, ...}): each is its own or fails as read
+   * after its release; returns how many failed.
+   */
+  private static int ownOrFailing(List<Row> rows) {
+    int failed = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      Row r = rows.get(i);
+      byte[] v;
+      try {
+        v = r.value("v");
+      } catch (IllegalStateException released) {
+        assertTrue(released.getMessage().contains("after its scan took back the block"), released.getMessage());
+        assertThrows(IllegalStateException.class, () -> r.cells().get("v").valueLength());
+        failed++;
+        continue;
+      }
+      assertArrayEquals(value(i), v, "row " + i + " read after its release is another row's bytes");
+    }
+    return failed;
+  }
+
+  private EngineOptions options(Config settings) {
+    return options(dir, settings);
+  }
+
+  /** An engine on {@code d} without a block cache (every block read from the file). */
+  private static EngineOptions options(Path d, Config settings) {
+    return EngineOptions.of(d.toUri(), Config.empty().with(SortedSegments.BLOCK_CACHE_BYTES, 0).withAll(settings),
+        List.of());
+  }
+
+  private static Tablet writeAndCompact(StorageEngine e, TxnManager txns) throws Exception {
+    Tablet t = e.openTablet(RAW);
+    for (int i = 0; i < ROWS; i++) {
+      txns.put(t, key(i), Map.of("v", value(i)), Durability.HFLUSH);
+    }
+    e.compact(RAW.id());
+    Tablet compacted = e.tablet(RAW.id());
+    GroupIndex g = e.registry().snapshot().get(RAW.id()).groups()[0];
+    assertEquals(0, g.index().size(), "every row is in the sorted segment");
+    assertTrue(g.segments().get(0).reader().blocks().size() > 20, "many blocks");
+    return compacted;
+  }
+
+  /** Rows {@code from, from + 1, ...}, each with its own value. */
+  private static void check(List<Row> rows, int from) {
+    for (int i = 0; i < rows.size(); i++) {
+      assertArrayEquals(key(from + i), rows.get(i).key());
+      assertArrayEquals(value(from + i), rows.get(i).value("v"), "row " + (from + i));
+    }
+  }
+
+  static byte[] key(int i) {
+    return utf8(String.format("row%06d", i));
+  }
+
+  /** 1,000 random bytes of row {@code i}'s own. */
+  static byte[] value(int i) {
+    byte[] v = new byte[1000];
+    new Random(i).nextBytes(v);
+    return v;
+  }
+}
