@@ -3,6 +3,7 @@ package org.logbase.sorted;
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
@@ -21,7 +22,8 @@ public enum Compression {
     }
 
     @Override
-    byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException {
+    byte[] decompress(byte[] stored, int storedLength, int rawLength, IntFunction<byte[]> arrays)
+        throws IOException {
       if (storedLength != rawLength) {
         throw new IOException("stored " + storedLength + " bytes, index says " + rawLength);
       }
@@ -39,9 +41,10 @@ public enum Compression {
     }
 
     @Override
-    byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException {
+    byte[] decompress(byte[] stored, int storedLength, int rawLength, IntFunction<byte[]> arrays)
+        throws IOException {
       LZ4SafeDecompressor d = Lz4.FACTORY.safeDecompressor();
-      byte[] raw = new byte[rawLength];
+      byte[] raw = arrays.apply(rawLength);
       int n;
       try {
         n = d.decompress(stored, 0, storedLength, raw, 0, rawLength);
@@ -64,8 +67,9 @@ public enum Compression {
     }
 
     @Override
-    byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException {
-      byte[] raw = new byte[rawLength];
+    byte[] decompress(byte[] stored, int storedLength, int rawLength, IntFunction<byte[]> arrays)
+        throws IOException {
+      byte[] raw = arrays.apply(rawLength);
       long n;
       try {
         n = Zstd.decompressByteArray(raw, 0, rawLength, stored, 0, storedLength);
@@ -107,12 +111,24 @@ public enum Compression {
   abstract byte[] compress(byte[] raw);
 
   /**
-   * The raw block of a stored one, {@code stored[0, storedLength)}: its first {@code rawLength}
-   * bytes ({@link #NONE} returns {@code stored} itself, which may be longer).
+   * The raw block of a stored one, {@code stored[0, storedLength)}: the first {@code rawLength}
+   * bytes of a new array ({@link #NONE} returns {@code stored} itself, which may be longer).
    *
    * @throws IOException if the stored bytes do not decompress to exactly {@code rawLength} bytes
    */
-  abstract byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException;
+  final byte[] decompress(byte[] stored, int storedLength, int rawLength) throws IOException {
+    return decompress(stored, storedLength, rawLength, byte[]::new);
+  }
+
+  /**
+   * The same, decompressed into an array {@code arrays} gives for the raw length (one at least that
+   * long: a scan's, reused); {@link #NONE} takes none.
+   *
+   * @throws IOException if the stored bytes do not decompress to exactly {@code rawLength} bytes
+   *     (the array taken is then left to the collector)
+   */
+  abstract byte[] decompress(byte[] stored, int storedLength, int rawLength, IntFunction<byte[]> arrays)
+      throws IOException;
 
   private static byte[] exactly(byte[] raw, long produced, int rawLength) throws IOException {
     if (produced != rawLength) {

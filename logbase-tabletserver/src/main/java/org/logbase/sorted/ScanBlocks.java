@@ -45,8 +45,9 @@ import org.slf4j.LoggerFactory;
  * whose entries' values are views of the block ({@link BlockLoans}), lends each block it read
  * through the stream under a {@link Loan} of its own and leaves it with its loans when the
  * iterator moves past it, to be given back at their release. Blocks from the cache or positioned
- * reads are never reused (views of them never end). A block read ahead but dropped (a seek) is
- * left to the collector.
+ * reads are never reused (views of them never end). A compressed block is decompressed into
+ * another of the arrays, and the one it was read into goes back at once. A block read ahead but
+ * dropped (a seek) is left to the collector.
  * Compactions scan without read-ahead ({@link SortedSegmentReader#scan(byte[], byte[], boolean)}).
  */
 final class ScanBlocks implements BlockSource {
@@ -159,14 +160,14 @@ final class ScanBlocks implements BlockSource {
 
   /**
    * Block {@code i} from its stored bytes, read through the stream, checked ({@code stored} given
-   * back if decompressed, or if the check fails). A block that fails its check when the stream
+   * back if the block was decompressed, into another array of {@link #arrays}, or if the check fails). A block that fails its check when the stream
    * skipped the file system's checksums is read again with a positioned read, which verifies them
    * and passes over a replica that fails them ({@link ScanFileSystem}).
    */
   private DataBlock checked(int i, byte[] stored) throws IOException {
     DataBlock b;
     try {
-      b = reader.check(i, stored);
+      b = reader.check(i, stored, arrays::take);
     } catch (SegmentDamageException e) {
       arrays.give(stored);
       streamFailedACheck = true;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import org.apache.hadoop.fs.Path;
 import org.logbase.common.Closeables;
 
@@ -212,12 +213,18 @@ final class SegmentReaderV1 implements SortedSegmentReader {
    * @throws SegmentDamageException naming the block if a check fails
    */
   DataBlock check(int i, byte[] stored) throws IOException {
+    return check(i, stored, byte[]::new);
+  }
+
+  /** The same, a compressed block decompressed into an array {@code arrays} gives (a scan's). */
+  DataBlock check(int i, byte[] stored, IntFunction<byte[]> arrays) throws IOException {
     BlockInfo info = index.get(i);
     String what = name(i, info);
     int n = info.storedLength();
     file.checked(info.offset(), stored, n, info.crc(), what);
     try {
-      return DataBlock.parse(info.compression().decompress(stored, n, info.rawLength()), info.rawLength(), info);
+      return DataBlock.parse(info.compression().decompress(stored, n, info.rawLength(), arrays), info.rawLength(),
+          info);
     } catch (IOException e) {
       throw file.damage(info.offset(), what + ": " + e.getMessage(), e);
     }

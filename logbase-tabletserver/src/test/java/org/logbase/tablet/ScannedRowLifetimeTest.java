@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.logbase.common.Cell;
 import org.logbase.common.Config;
 import org.logbase.common.Row;
@@ -24,6 +26,7 @@ import org.logbase.common.schema.StoragePolicy;
 import org.logbase.common.schema.StoragePolicy.BlockCompression;
 import org.logbase.common.schema.TableSchema;
 import org.logbase.log.Durability;
+import org.logbase.sorted.SegmentStats;
 import org.logbase.tabletserver.EngineOptions;
 import org.logbase.tabletserver.StorageEngine;
 import org.logbase.txn.TxnManager;
@@ -34,21 +37,20 @@ import org.logbase.txn.TxnManager;
  * block was not reused: the first blocks, read with positioned reads, and the block the scan is in)
  * or fails, never another row's bytes. Pages read back right while blocks are reused page after
  * page, with and without read-ahead; copies ({@link Row#owned}) outlive the release; a scanner
- * never released, or closed, keeps its rows readable. Blocks are stored raw (values of random
- * bytes, no compression), so the scan reads them into arrays it reuses.
+ * never released, or closed, keeps its rows readable. Each with blocks stored raw (read into the
+ * arrays the scan reuses) and compressed with LZ4 and Zstd (decompressed into them).
  */
 class ScannedRowLifetimeTest {
   static final int ROWS = 3000;
   static final int PAGE = 300;
-  static final TabletDescriptor RAW = new TabletDescriptor(new TableSchema("raw", 7, List.of(new ColumnGroup(0, "g",
-      List.of("v"), StoragePolicy.DEFAULT.withCompression(BlockCompression.NONE)))), 0, null, null);
 
   @TempDir Path dir;
 
-  @Test
-  void aReleasedPageIsItsOwnOrFailsNeverAnotherRows() throws Exception {
+  @ParameterizedTest
+  @EnumSource(BlockCompression.class)
+  void aReleasedPageIsItsOwnOrFailsNeverAnotherRows(BlockCompression compression) throws Exception {
     try (StorageEngine e = StorageEngine.open(options(Config.empty())); TxnManager txns = TxnManager.standalone(e)) {
-      Tablet t = writeAndCompact(e, txns);
+      Tablet t = writeAndCompact(e, txns, compression);
       try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
         List<Row> first = scanner.next(PAGE);
         check(first, 0);
@@ -70,12 +72,14 @@ class ScannedRowLifetimeTest {
     }
   }
 
-  @Test
-  void pagesReadBackRightWhileTheirBlocksAreReusedWithAndWithoutReadAhead() throws Exception {
+  @ParameterizedTest
+  @EnumSource(BlockCompression.class)
+  void pagesReadBackRightWhileTheirBlocksAreReusedWithAndWithoutReadAhead(BlockCompression compression)
+      throws Exception {
     for (Config c : List.of(Config.empty(), Config.empty().with(SortedSegments.READ_AHEAD_BLOCKS, 4))) {
       Path d = dir.resolve(c.asMap().isEmpty() ? "plain" : "read-ahead");
       try (StorageEngine e = StorageEngine.open(options(d, c)); TxnManager txns = TxnManager.standalone(e)) {
-        Tablet t = writeAndCompact(e, txns);
+        Tablet t = writeAndCompact(e, txns, compression);
         for (int page : new int[] {1, 7, 64, PAGE, 1000}) {
           try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
             int from = 0;
@@ -92,10 +96,11 @@ class ScannedRowLifetimeTest {
     }
   }
 
-  @Test
-  void aScannerNeverReleasedOrClosedKeepsItsRowsReadable() throws Exception {
+  @ParameterizedTest
+  @EnumSource(BlockCompression.class)
+  void aScannerNeverReleasedOrClosedKeepsItsRowsReadable(BlockCompression compression) throws Exception {
     try (StorageEngine e = StorageEngine.open(options(Config.empty())); TxnManager txns = TxnManager.standalone(e)) {
-      Tablet t = writeAndCompact(e, txns);
+      Tablet t = writeAndCompact(e, txns, compression);
       List<Row> all = new ArrayList<>();
       try (RowScanner scanner = t.openScan(null, null, null, LATEST)) {
         while (!scanner.exhausted()) {
@@ -125,7 +130,7 @@ class ScannedRowLifetimeTest {
   @Test
   void tabletScanRowsOwnTheirValues() throws Exception {
     try (StorageEngine e = StorageEngine.open(options(Config.empty())); TxnManager txns = TxnManager.standalone(e)) {
-      Tablet t = writeAndCompact(e, txns);
+      Tablet t = writeAndCompact(e, txns, BlockCompression.LZ4);
       List<Row> rows = t.scan(null, null, null, LATEST, 0);
       for (Row r : rows) {
         Cell c = r.cells().get("v");
@@ -169,17 +174,23 @@ class ScannedRowLifetimeTest {
         List.of());
   }
 
-  private static Tablet writeAndCompact(StorageEngine e, TxnManager txns) throws Exception {
-    Tablet t = e.openTablet(RAW);
+  /** Table "t" with blocks compressed as asked, its rows written and compacted into one segment. */
+  private static Tablet writeAndCompact(StorageEngine e, TxnManager txns, BlockCompression compression)
+      throws Exception {
+    TabletDescriptor d = new TabletDescriptor(new TableSchema("t", 7, List.of(new ColumnGroup(0, "g",
+        List.of("v"), StoragePolicy.DEFAULT.withCompression(compression)))), 0, null, null);
+    Tablet t = e.openTablet(d);
     for (int i = 0; i < ROWS; i++) {
       txns.put(t, key(i), Map.of("v", value(i)), Durability.HFLUSH);
     }
-    e.compact(RAW.id());
-    Tablet compacted = e.tablet(RAW.id());
-    GroupIndex g = e.registry().snapshot().get(RAW.id()).groups()[0];
+    e.compact(d.id());
+    GroupIndex g = e.registry().snapshot().get(d.id()).groups()[0];
     assertEquals(0, g.index().size(), "every row is in the sorted segment");
-    assertTrue(g.segments().get(0).reader().blocks().size() > 20, "many blocks");
-    return compacted;
+    SegmentStats stats = g.segments().get(0).reader().stats();
+    assertTrue(stats.blockCount() > 20, "many blocks");
+    assertEquals(compression != BlockCompression.NONE, stats.storedBytes() < stats.rawBytes() / 4,
+        "blocks stored " + (compression == BlockCompression.NONE ? "raw" : "compressed") + ": " + stats);
+    return e.tablet(d.id());
   }
 
   /** Rows {@code from, from + 1, ...}, each with its own value. */
@@ -194,10 +205,14 @@ class ScannedRowLifetimeTest {
     return utf8(String.format("row%06d", i));
   }
 
-  /** 1,000 random bytes of row {@code i}'s own. */
+  /** 1,000 bytes of row {@code i}'s own: its 40 random bytes, again and again (LZ4 and Zstd shrink them). */
   static byte[] value(int i) {
+    byte[] own = new byte[40];
+    new Random(i).nextBytes(own);
     byte[] v = new byte[1000];
-    new Random(i).nextBytes(v);
+    for (int at = 0; at < v.length; at += own.length) {
+      System.arraycopy(own, 0, v, at, Math.min(own.length, v.length - at));
+    }
     return v;
   }
 }

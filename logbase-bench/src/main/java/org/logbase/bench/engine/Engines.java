@@ -2,6 +2,8 @@ package org.logbase.bench.engine;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.fs.FileSystem;
 import org.logbase.common.Config;
 import org.logbase.recovery.Checkpointer;
 import org.logbase.tablet.Tablet;
@@ -46,9 +48,16 @@ public final class Engines {
   /** An engine serving {@code tablets}. */
   public static StorageEngine open(BenchCluster cluster, String root, Config config, boolean useCheckpoints,
       List<TabletDescriptor> tablets) throws IOException {
+    return open(cluster, root, config, useCheckpoints, tablets, UnaryOperator.identity());
+  }
+
+  /** The same, on the file system {@code wrap} makes of the cluster's. */
+  public static StorageEngine open(BenchCluster cluster, String root, Config config, boolean useCheckpoints,
+      List<TabletDescriptor> tablets, UnaryOperator<FileSystem> wrap) throws IOException {
     EngineOptions o = EngineOptions.of(cluster.uri(root), config, tablets)
         .withHadoop(cluster.conf())
-        .withCheckpoints(useCheckpoints);
+        .withCheckpoints(useCheckpoints)
+        .withFileSystem(wrap);
     return StorageEngine.open(o);
   }
 

@@ -27,8 +27,10 @@ public final class TimedLoop {
    *
    * @param cpuCores average number of cores this JVM kept busy (an in-process MiniDFSCluster included, an
    *     external file system not)
+   * @param steal the share of the machine's CPU time its hypervisor gave to others meanwhile ({@link
+   *     CpuSteal}; NaN if unknown)
    */
-  public record Result(long items, double seconds, double cpuCores) {
+  public record Result(long items, double seconds, double cpuCores, double steal) {
     public double perSecond() {
       return items / seconds;
     }
@@ -94,14 +96,17 @@ public final class TimedLoop {
       sleep(warmup, failure);
       long items0 = done.sum();
       long cpu0 = processCpuNanos();
+      long[] steal0 = CpuSteal.now();
       long t0 = System.nanoTime();
       atWindowStart.run();
       sleep(window, failure);
       long items1 = done.sum();
       long t1 = System.nanoTime();
       long cpu1 = processCpuNanos();
+      long[] steal1 = CpuSteal.now();
       atWindowEnd.run();
-      return new Result(items1 - items0, (t1 - t0) / 1e9, (double) (cpu1 - cpu0) / (t1 - t0));
+      return new Result(items1 - items0, (t1 - t0) / 1e9, (double) (cpu1 - cpu0) / (t1 - t0),
+          CpuSteal.share(steal0, steal1));
     } finally {
       stop.set(true);
       for (Thread t : workers) {
