@@ -8,9 +8,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
-import org.apache.hadoop.fs.StreamCapabilities;
-import org.apache.hadoop.fs.Syncable;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.logbase.files.ForwardingOutputStream;
 
 /**
  * The local file system with namespace changes as durable as the bytes hsync makes durable. A new
@@ -71,53 +70,22 @@ final class DurableLocalFileSystem extends RawLocalFileSystem {
   }
 
   /** A new file's stream: its first hsync syncs its name into its directory too. */
-  private final class NameSyncedAtFirstHsync extends OutputStream implements Syncable, StreamCapabilities {
-    private final OutputStream out;
+  private final class NameSyncedAtFirstHsync extends ForwardingOutputStream {
     private final File file;
     private volatile boolean nameSynced;
 
     NameSyncedAtFirstHsync(OutputStream out, File file) {
-      this.out = out;
+      super(out);
       this.file = file;
     }
 
     @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void hflush() throws IOException {
-      ((Syncable) out).hflush();
-    }
-
-    @Override
     public void hsync() throws IOException {
-      ((Syncable) out).hsync();
+      super.hsync();
       if (!nameSynced) {
         syncParentOf(file);
         nameSynced = true;
       }
-    }
-
-    @Override
-    public boolean hasCapability(String capability) {
-      return out instanceof StreamCapabilities c && c.hasCapability(capability);
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
     }
   }
 }

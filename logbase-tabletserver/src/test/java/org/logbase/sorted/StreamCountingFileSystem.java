@@ -6,13 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.logbase.files.ForwardingInputStream;
 
 /**
  * A file system (wrapping a real one) that counts what is done with the input streams of files whose
@@ -111,8 +110,7 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
   }
 
   /** One counted stream. */
-  private final class Counted extends FSInputStream implements CanUnbuffer, StreamCapabilities {
-    private final FSDataInputStream in;
+  private final class Counted extends ForwardingInputStream {
     private long positionedReads;
     private long sequentialBytes;
     private boolean holding;
@@ -121,7 +119,7 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
     private int inside;
 
     Counted(FSDataInputStream in) {
-      this.in = in;
+      super(in);
     }
 
     /** Enters a seek, sequential read or unbuffer; a sequential read may be held ({@link #hold}). */
@@ -167,16 +165,6 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
     }
 
     @Override
-    public long getPos() throws IOException {
-      return in.getPos();
-    }
-
-    @Override
-    public boolean seekToNewSource(long targetPos) throws IOException {
-      return in.seekToNewSource(targetPos);
-    }
-
-    @Override
     public int read() throws IOException {
       int b = in.read();
       count(b < 0 ? 0 : 1);
@@ -212,11 +200,6 @@ public final class StreamCountingFileSystem extends FilterFileSystem {
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
       positioned();
       in.readFully(position, buffer, offset, length);
-    }
-
-    @Override
-    public void readFully(long position, byte[] buffer) throws IOException {
-      readFully(position, buffer, 0, buffer.length);
     }
 
     private void positioned() {

@@ -1,22 +1,19 @@
 package org.logbase.bench.compaction;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.StreamCapabilities;
-import org.apache.hadoop.fs.Syncable;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.util.Progressable;
+import org.logbase.files.ForwardingInputStream;
+import org.logbase.files.ForwardingOutputStream;
 
 /**
  * A file system (wrapping the benchmark engine's) that can hold the reads and writes of one thread,
@@ -109,12 +106,11 @@ final class PausableFileSystem extends FilterFileSystem {
   }
 
   /** An input stream whose reads may be held. */
-  private final class HeldInput extends FSInputStream implements CanUnbuffer, StreamCapabilities {
-    private final FSDataInputStream in;
+  private final class HeldInput extends ForwardingInputStream {
     private final Path path;
 
     HeldInput(FSDataInputStream in, Path path) {
-      this.in = in;
+      super(in);
       this.path = path;
     }
 
@@ -127,102 +123,44 @@ final class PausableFileSystem extends FilterFileSystem {
     @Override
     public int read() throws IOException {
       before();
-      return in.read();
+      return super.read();
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
       before();
-      return in.read(b, off, len);
+      return super.read(b, off, len);
     }
 
     @Override
     public int read(long position, byte[] buffer, int offset, int length) throws IOException {
       before();
-      return in.read(position, buffer, offset, length);
+      return super.read(position, buffer, offset, length);
     }
 
     @Override
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
       before();
-      in.readFully(position, buffer, offset, length);
-    }
-
-    @Override
-    public void seek(long pos) throws IOException {
-      in.seek(pos);
-    }
-
-    @Override
-    public long getPos() throws IOException {
-      return in.getPos();
-    }
-
-    @Override
-    public boolean seekToNewSource(long targetPos) throws IOException {
-      return in.seekToNewSource(targetPos);
-    }
-
-    @Override
-    public int available() throws IOException {
-      return in.available();
-    }
-
-    @Override
-    public void unbuffer() {
-      in.unbuffer();
-    }
-
-    @Override
-    public boolean hasCapability(String capability) {
-      return in.hasCapability(capability);
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
+      super.readFully(position, buffer, offset, length);
     }
   }
 
   /** An output stream whose writes may be held; flushes and syncs go to the file system's own stream. */
-  private final class HeldOutput extends FilterOutputStream implements Syncable, StreamCapabilities {
-    private final FSDataOutputStream out;
-
+  private final class HeldOutput extends ForwardingOutputStream {
     HeldOutput(FSDataOutputStream out) {
       super(out);
-      this.out = out;
     }
 
     @Override
     public void write(int b) throws IOException {
       waitIfHeld();
-      out.write(b);
+      super.write(b);
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
       waitIfHeld();
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void hflush() throws IOException {
-      out.hflush();
-    }
-
-    @Override
-    public void hsync() throws IOException {
-      out.hsync();
-    }
-
-    @Override
-    public boolean hasCapability(String capability) {
-      return out.hasCapability(capability);
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
+      super.write(b, off, len);
     }
   }
 }

@@ -1,19 +1,16 @@
 package org.logbase.dist.storagedemo;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.PositionedReadable;
-import org.apache.hadoop.fs.Seekable;
-import org.apache.hadoop.fs.Syncable;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
+import org.logbase.files.ForwardingInputStream;
+import org.logbase.files.ForwardingOutputStream;
 import org.logbase.log.RecordCodec;
 import org.logbase.log.RecordType;
 import org.logbase.log.SegmentFiles;
@@ -122,7 +119,7 @@ final class CrashPointFileSystem extends FilterFileSystem {
   private enum Kind { SEGMENT, INDEX, OTHER }
 
   /** An output stream that reports the moments of the chosen point. */
-  private final class Watched extends OutputStream implements Syncable {
+  private final class Watched extends ForwardingOutputStream {
     private final FSDataOutputStream inner;
     private final Kind kind;
     private final int ordinal;
@@ -130,6 +127,7 @@ final class CrashPointFileSystem extends FilterFileSystem {
     private int writes;
 
     Watched(FSDataOutputStream inner, Kind kind, int ordinal) {
+      super(inner);
       this.inner = inner;
       this.kind = kind;
       this.ordinal = ordinal;
@@ -181,25 +179,14 @@ final class CrashPointFileSystem extends FilterFileSystem {
       }
     }
 
-    @Override
-    public void flush() throws IOException {
-      inner.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      inner.close();
-    }
   }
 
   /** Counts the log bytes a recovery reads, and stops it after {@link #REPLAY_BYTES}. */
-  private final class CountingInput extends InputStream implements Seekable, PositionedReadable {
-    private final FSDataInputStream inner;
-
+  private final class CountingInput extends ForwardingInputStream {
     private long read;
 
     CountingInput(FSDataInputStream inner) {
-      this.inner = inner;
+      super(inner);
     }
 
     private int counted(int n) {
@@ -214,50 +201,25 @@ final class CrashPointFileSystem extends FilterFileSystem {
 
     @Override
     public int read() throws IOException {
-      int b = inner.read();
+      int b = super.read();
       counted(b < 0 ? -1 : 1);
       return b;
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-      return counted(inner.read(b, off, len));
+      return counted(super.read(b, off, len));
     }
 
     @Override
     public int read(long position, byte[] buffer, int offset, int length) throws IOException {
-      return counted(inner.read(position, buffer, offset, length));
+      return counted(super.read(position, buffer, offset, length));
     }
 
     @Override
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-      inner.readFully(position, buffer, offset, length);
+      super.readFully(position, buffer, offset, length);
       counted(length);
-    }
-
-    @Override
-    public void readFully(long position, byte[] buffer) throws IOException {
-      readFully(position, buffer, 0, buffer.length);
-    }
-
-    @Override
-    public void seek(long pos) throws IOException {
-      inner.seek(pos);
-    }
-
-    @Override
-    public long getPos() throws IOException {
-      return inner.getPos();
-    }
-
-    @Override
-    public boolean seekToNewSource(long targetPos) throws IOException {
-      return inner.seekToNewSource(targetPos);
-    }
-
-    @Override
-    public void close() throws IOException {
-      inner.close();
     }
   }
 }
