@@ -1,5 +1,10 @@
 package org.logbase.common;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +44,43 @@ public final class Threads {
     Thread t = newDaemon(name, body);
     t.start();
     return t;
+  }
+
+  /**
+   * Lowers the calling thread's CPU priority to the nice value {@code nice} (1 to 19; the higher,
+   * the more it yields to other threads), for background work that must not delay requests: on
+   * Linux each thread has a nice value of its own, and the threads it starts inherit it (a
+   * compaction's HDFS streamers, say). Done with util-linux's {@code renice} on the thread's id
+   * ({@code /proc/thread-self}), which any user may do to raise a nice value and only a privileged
+   * one to lower it again: run it on a thread of its own that keeps the job.
+   *
+   * @throws IOException naming why it could not (no {@code /proc/thread-self}, no {@code renice},
+   *     or it refused); the thread runs on at the priority it had
+   */
+  public static void lowerPriority(int nice) throws IOException {
+    if (nice < 1 || nice > 19) {
+      throw new IllegalArgumentException("a nice value to lower a thread to is 1 to 19, not " + nice);
+    }
+    Path self = Path.of("/proc/thread-self");
+    if (!Files.isSymbolicLink(self)) {
+      throw new IOException(self + " does not exist (not Linux?)");
+    }
+    String tid = Files.readSymbolicLink(self).getFileName().toString();
+    Process p = new ProcessBuilder("renice", "-n", Integer.toString(nice), "-p", tid).redirectErrorStream(true).start();
+    try {
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IOException("renice -n " + nice + " -p " + tid + " did not end within 10 s");
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while renice ran");
+    }
+    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    if (p.exitValue() != 0) {
+      throw new IOException("renice -n " + nice + " -p " + tid + " exited with " + p.exitValue() + ": " + said);
+    }
   }
 
   /**

@@ -41,7 +41,15 @@ public final class TabletCompaction {
    * of its temporary runs written and read back, and the versions of earlier segments it reads.
    */
   public static final String THROUGHPUT = "compaction.throughput.bytes.per.sec";
-  static final long DEFAULT_THROUGHPUT = 32L << 20;
+  static final long DEFAULT_THROUGHPUT = 16L << 20;
+  /**
+   * The nice value (1 to 19, Linux) of the thread a server runs its compactions on, and so of the
+   * threads that starts (a segment's and a run's HDFS streamers); 0 leaves it at the server's. On 2
+   * cores a compaction at the server's priority took a core's time slices from the writers and
+   * getters it ran beside (docs/benchmarks.md, "Compaction", stop 40).
+   */
+  public static final String THREAD_NICE = "compaction.thread.nice";
+  static final int DEFAULT_THREAD_NICE = 10;
   /**
    * Heap a compaction may fill with one chunk of the index's versions and their records' frames
    * (estimated: frame and key bytes plus 80 per version). The index is read chunk by chunk, each
@@ -60,6 +68,15 @@ public final class TabletCompaction {
   private final long txnRetentionMs;
   private final long bytesPerSecond;
   private final GroupCompaction.Reading reading;
+
+  /** The nice value compactions run at ({@link #THREAD_NICE}): 0 (the server's), or 1 to 19. */
+  public static int threadNice(Config config) {
+    int nice = config.getInt(THREAD_NICE, DEFAULT_THREAD_NICE);
+    if (nice < 0 || nice > 19) {
+      throw new IllegalArgumentException(THREAD_NICE + " must be 0 (the server's priority) to 19, not " + nice);
+    }
+    return nice;
+  }
 
   public TabletCompaction(FileSystem fs, FileIds ids, RecordReader reader, Config config) {
     this.fs = fs;

@@ -47,8 +47,11 @@ final class PositionedFile implements Closeable {
     return scans.verifies();
   }
 
-  /** {@code n} bytes at {@code offset}; {@code what} names the part in a damage report. */
-  byte[] read(long offset, int n, String what) throws IOException {
+  /**
+   * {@code n} bytes at {@code offset}; {@code what} names the part in a damage report (its {@code
+   * toString} is called only then: a scan names every block it reads).
+   */
+  byte[] read(long offset, int n, Object what) throws IOException {
     byte[] buf = allocate(offset, n, what);
     try {
       in.readFully(offset, buf, 0, n);
@@ -63,12 +66,12 @@ final class PositionedFile implements Closeable {
    * {@code offset} unless it is there, and leaves it after the part, so that parts read in file
    * order are one sequential read.
    */
-  byte[] read(FSDataInputStream stream, long offset, int n, String what) throws IOException {
+  byte[] read(FSDataInputStream stream, long offset, int n, Object what) throws IOException {
     return read(stream, offset, n, what, allocate(offset, n, what));
   }
 
   /** The same, into {@code buf[0, n)} ({@code buf} may be longer); returns {@code buf}. */
-  byte[] read(FSDataInputStream stream, long offset, int n, String what, byte[] buf) throws IOException {
+  byte[] read(FSDataInputStream stream, long offset, int n, Object what, byte[] buf) throws IOException {
     if (buf.length < n) {
       throw new IllegalArgumentException("an array of " + buf.length + " bytes cannot hold " + what + " of " + n);
     }
@@ -84,34 +87,34 @@ final class PositionedFile implements Closeable {
     return buf;
   }
 
-  private byte[] allocate(long offset, int n, String what) throws SegmentDamageException {
+  private byte[] allocate(long offset, int n, Object what) throws SegmentDamageException {
     checkBounds(offset, n, what);
     return new byte[n];
   }
 
-  private void checkBounds(long offset, int n, String what) throws SegmentDamageException {
+  private void checkBounds(long offset, int n, Object what) throws SegmentDamageException {
     if (offset < 0 || n < 0 || offset + n > length) {
       throw damage(offset, what + " of " + n + " bytes lies outside the file of " + length
           + " bytes (truncated?)");
     }
   }
 
-  private SegmentDamageException cutShort(long offset, int n, String what, EOFException e) {
+  private SegmentDamageException cutShort(long offset, int n, Object what, EOFException e) {
     return damage(offset, what + " of " + n + " bytes is cut short (truncated?)", e);
   }
 
   /** Reads a part and checks its CRC32C against the one recorded for it. */
-  byte[] readChecked(long offset, int n, int crc, String what) throws IOException {
+  byte[] readChecked(long offset, int n, int crc, Object what) throws IOException {
     return checked(offset, read(offset, n, what), crc, what);
   }
 
   /** {@code part}, read at {@code offset}, if its CRC32C is the one recorded for it. */
-  byte[] checked(long offset, byte[] part, int crc, String what) throws SegmentDamageException {
+  byte[] checked(long offset, byte[] part, int crc, Object what) throws SegmentDamageException {
     return checked(offset, part, part.length, crc, what);
   }
 
   /** The same for the part {@code part[0, n)}. */
-  byte[] checked(long offset, byte[] part, int n, int crc, String what) throws SegmentDamageException {
+  byte[] checked(long offset, byte[] part, int n, int crc, Object what) throws SegmentDamageException {
     if (crc32c(part, 0, n) != crc) {
       throw damage(offset, what + " of " + n + " bytes fails its CRC32C");
     }

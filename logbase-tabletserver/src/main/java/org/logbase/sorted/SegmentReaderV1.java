@@ -113,6 +113,11 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   }
 
   @Override
+  public boolean scansVerifyFileSystemChecksums() {
+    return file.streamsVerify();
+  }
+
+  @Override
   public boolean mightContain(byte[] rowKey) {
     return filter.mightContain(rowKey);
   }
@@ -219,7 +224,7 @@ final class SegmentReaderV1 implements SortedSegmentReader {
   /** The same, a compressed block decompressed into an array {@code arrays} gives (a scan's). */
   DataBlock check(int i, byte[] stored, IntFunction<byte[]> arrays) throws IOException {
     BlockInfo info = index.get(i);
-    String what = name(i, info);
+    Object what = name(i, info);
     int n = info.storedLength();
     file.checked(info.offset(), stored, n, info.crc(), what);
     try {
@@ -230,9 +235,16 @@ final class SegmentReaderV1 implements SortedSegmentReader {
     }
   }
 
-  /** How a damage report names block {@code i}. */
-  static String name(int i, BlockInfo info) {
-    return "data block " + i + " (" + info.compression() + ")";
+  /** How a damage report names block {@code i}: made into a string only for a report. */
+  static Object name(int i, BlockInfo info) {
+    return new BlockName(i, info.compression());
+  }
+
+  private record BlockName(int block, Compression compression) {
+    @Override
+    public String toString() {
+      return "data block " + block + " (" + compression + ")";
+    }
   }
 
   /** Closes the file and the scans' idle streams (a stream a scan gives back later is closed then). */

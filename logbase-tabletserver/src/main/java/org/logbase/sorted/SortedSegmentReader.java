@@ -27,6 +27,12 @@ public interface SortedSegmentReader extends Closeable {
   /** The block index, in file order. */
   List<BlockInfo> blocks();
 
+  /**
+   * Whether the streams its scans read through verify the file system's checksums; false where
+   * they skip them ({@link ScanFileSystem}) and each block's own CRC32C is the check.
+   */
+  boolean scansVerifyFileSystemChecksums();
+
   /** False if the segment holds no version of {@code rowKey}; true if it may (Bloom filter). */
   boolean mightContain(byte[] rowKey);
 

@@ -320,8 +320,9 @@ public final class CompactionBenchmark {
     BlockInfo lastBlock = blocks.get(blocks.size() - 1);
     long blockBytes = lastBlock.offset() + lastBlock.storedLength() - first;
     Report.heading(String.format(Locale.ROOT, "2. full scan of the compacted tablet vs a sequential read of its"
-        + " segment's %,d bytes of data blocks (%d blocks, %s), block cache off", blockBytes, blocks.size(),
-        segment.path().getName()));
+        + " segment's %,d bytes of data blocks (%d blocks, %s), block cache off; the engine's scans %s HDFS's"
+        + " checksums", blockBytes, blocks.size(), segment.path().getName(),
+        segment.scansVerifyFileSystemChecksums() ? "verify" : "skip"));
     System.out.println("heap: " + BenchMain.hugePages());
     byte[] buf = new byte[Math.max(64 << 10, blocks.stream().mapToInt(BlockInfo::storedLength).max().orElse(0))];
     FileSystem fs = cluster.fs();
@@ -662,6 +663,9 @@ public final class CompactionBenchmark {
     return new Window(r, sorted);
   }
 
+  /** A window that lost less of the CPU than this to the hypervisor's steal is "quiet" (a diagnosis). */
+  private static final double QUIET_STEAL = 0.05;
+
   private static String steal(TimedLoop.Result r) {
     return Double.isNaN(r.steal()) ? "steal unknown" : String.format(Locale.ROOT, "steal %.0f%%", 100 * r.steal());
   }
@@ -683,6 +687,12 @@ public final class CompactionBenchmark {
     AtomicLong cpuNanos = new AtomicLong();
     Thread compactor = Threads.newDaemon("bench-compaction", () -> {
       try {
+        // As a tablet server's compaction thread does (TabletCompactor): at compaction.thread.nice.
+        int nice = TabletCompaction.threadNice(s.config());
+        if (nice > 0) {
+          Threads.lowerPriority(nice);
+        }
+        System.out.printf("the compacting thread runs at nice %d (%s)%n", nice, TabletCompaction.THREAD_NICE);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long cpu0 = mx.getCurrentThreadCpuTime();
         CompactionReport r = engine.compact(data.id());
@@ -698,9 +708,11 @@ public final class CompactionBenchmark {
     Interference during = new Interference();
     Interference held = new Interference();
     Sample pairRatios = new Sample();
+    Sample quietRatios = new Sample(); // pairs whose write windows both lost under QUIET_STEAL to the hypervisor
     int discarded = 0;
     for (int pair = 0; !done.isDone(); pair++) {
       double[] writes = new double[2]; // running, held
+      double[] steal = new double[2];
       Window[] gets = new Window[2];
       boolean ended = false;
       for (int half = 0; half < 2 && !ended; half++) {
@@ -711,7 +723,9 @@ public final class CompactionBenchmark {
           pausable.hold();
         }
         String side = running ? "compacting" : "compaction held";
-        writes[running ? 0 : 1] = writeWindow(engine, txns, side).perSecond();
+        TimedLoop.Result w = writeWindow(engine, txns, side);
+        writes[running ? 0 : 1] = w.perSecond();
+        steal[running ? 0 : 1] = w.steal();
         gets[running ? 0 : 1] = getWindow(engine, side);
         ended = done.isDone();
       }
@@ -725,6 +739,9 @@ public final class CompactionBenchmark {
       held.writes.add(writes[1]);
       held.addGets(gets[1]);
       pairRatios.add(writes[0] / writes[1]);
+      if (steal[0] < QUIET_STEAL && steal[1] < QUIET_STEAL) {
+        quietRatios.add(writes[0] / writes[1]);
+      }
       System.out.printf("  pair %d: writes %.2f of the held half's%n", pair + 1, writes[0] / writes[1]);
     }
     CompactionReport r = done.join();
@@ -750,10 +767,13 @@ public final class CompactionBenchmark {
     double p99Ratio = p99During / p99Held;
     double p99None = Latencies.millis(none.gets, 99);
     System.out.printf("writes: %s puts/s while compacting, %s while held (%d pairs): %.2f (median of the pairs'"
-        + " ratios); (diagnosis: against the %d windows with no compaction before and after it, %s puts/s: %.2f;"
+        + " ratios); (diagnosis: the %d pairs whose write windows both lost under %.0f%% of the CPU to the"
+        + " hypervisor: %s; against the %d windows with no compaction before and after it, %s puts/s: %.2f;"
         + " against those before only: %.2f)%n", Report.num(during.writes.median()), Report.num(held.writes.median()),
-        pairRatios.size(), writeRatio, none.writes.size(), Report.num(none.writes.median()),
-        during.writes.median() / none.writes.median(), during.writes.median() / writesBefore);
+        pairRatios.size(), writeRatio, quietRatios.size(), 100 * QUIET_STEAL,
+        quietRatios.size() == 0 ? "none" : String.format(Locale.ROOT, "%.2f", quietRatios.median()),
+        none.writes.size(), Report.num(none.writes.median()), during.writes.median() / none.writes.median(),
+        during.writes.median() / writesBefore);
     System.out.printf("gets: p99 %.2f ms while compacting (%,d gets), %.2f ms while held (%,d): %.2fx; p50 %.2f vs"
         + " %.2f ms; (diagnosis: p99 %.2f ms in the windows before it: %.2fx)%n", p99During, during.gets.length,
         p99Held, held.gets.length, p99Ratio, Latencies.millis(during.gets, 50), Latencies.millis(held.gets, 50),

@@ -14,6 +14,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.util.Progressable;
 import org.logbase.files.ForwardingInputStream;
 import org.logbase.files.ForwardingOutputStream;
+import org.logbase.sorted.ScanFileSystem;
 
 /**
  * A file system (wrapping the benchmark engine's) that can hold the reads and writes of one thread,
@@ -27,8 +28,14 @@ import org.logbase.files.ForwardingOutputStream;
  * writes of segments and runs being written. Manifests, index files and the log's own writes pass
  * untouched. A held thread waits at its next such call; what it does between calls (decoding the
  * chunk it read) is not held. Lives with the benchmark: the product has no such switch.
+ *
+ * <p>Reads pass through ({@link ScanFileSystem.ReadsPassThrough}), so the engine's scans of sorted
+ * segments read through a client of their own that skips HDFS's checksums, as they do without this
+ * wrapper: hidden behind it, they verified them, and the full scan measured 0.57 to 0.65 instead of
+ * about 0.8 (stop 40). A compaction's reads of earlier segments go through that client too and are
+ * not held: the benchmark's compaction has none.
  */
-final class PausableFileSystem extends FilterFileSystem {
+final class PausableFileSystem extends FilterFileSystem implements ScanFileSystem.ReadsPassThrough {
   private final Object lock = new Object();
   /** Log segments known to be closed (a file closed stays closed). */
   private final Set<Path> closed = ConcurrentHashMap.newKeySet();

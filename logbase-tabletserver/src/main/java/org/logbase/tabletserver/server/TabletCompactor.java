@@ -5,26 +5,48 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import org.logbase.common.LogBaseException;
 import org.logbase.common.Threads;
 import org.logbase.compaction.CompactionReport;
+import org.logbase.compaction.TabletCompaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the compactions the master asks for, one at a time on this server (thread
- * {@code tablet-compactor}, so that neither a gRPC thread nor the tablet opener waits for one), and
- * keeps the outcome of the last one as one line for the heartbeat: the shell's status shows it.
+ * Runs the compactions this server is asked for or schedules, one at a time (thread {@code
+ * tablet-compactor}, so that neither a gRPC thread nor the tablet opener waits for one), at a lower
+ * CPU priority than the server's ({@code compaction.thread.nice}, {@link TabletCompaction#THREAD_NICE}),
+ * and keeps the outcome of the last one as one line for the heartbeat: the shell's status shows it.
  */
 final class TabletCompactor {
   private static final Logger LOG = LoggerFactory.getLogger(TabletCompactor.class);
 
   private final ServedTablets tablets;
-  private final ExecutorService worker = Executors.newSingleThreadExecutor(Threads.daemon("tablet-compactor"));
+  private final ExecutorService worker;
   private volatile String lastOutcome = "";
 
-  TabletCompactor(ServedTablets tablets) {
+  /** @param nice the worker thread's nice value (1 to 19); 0: the server's */
+  TabletCompactor(ServedTablets tablets, int nice) {
     this.tablets = tablets;
+    ThreadFactory named = Threads.daemon("tablet-compactor");
+    this.worker = Executors.newSingleThreadExecutor(job -> named.newThread(() -> {
+      lower(nice);
+      job.run();
+    }));
+  }
+
+  private static void lower(int nice) {
+    if (nice == 0) {
+      return;
+    }
+    try {
+      Threads.lowerPriority(nice);
+      LOG.info("compactions run at nice {} ({})", nice, TabletCompaction.THREAD_NICE);
+    } catch (IOException e) {
+      LOG.warn("compactions run at the server's CPU priority, not at nice {} ({}): {}", nice,
+          TabletCompaction.THREAD_NICE, e.getMessage());
+    }
   }
 
   /** Compacts a served tablet after the compactions asked for before it; completes with its report. */

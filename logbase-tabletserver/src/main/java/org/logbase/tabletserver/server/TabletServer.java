@@ -24,6 +24,7 @@ import org.logbase.common.Jmx;
 import org.logbase.common.ZkPaths;
 import org.logbase.common.ZooKeeperClients;
 import org.logbase.common.rpc.GrpcServerLogging;
+import org.logbase.compaction.TabletCompaction;
 import org.logbase.rpc.HeartbeatRequest;
 import org.logbase.rpc.ServerLoad;
 import org.logbase.tabletserver.EngineOptions;
@@ -222,7 +223,7 @@ public final class TabletServer implements Callable<Integer>, AutoCloseable {
     // A quarter of the message limit: room for the batch's framing, and for a row over the share.
     service = new TabletServiceImpl(tablets, txns, writeStats, calls, scans,
         config.getBytes(ClusterConfig.RPC_MAX_MESSAGE_BYTES, ClusterConfig.DEFAULT_RPC_MAX_MESSAGE_BYTES) / 4);
-    TabletCompactor compactor = new TabletCompactor(tablets);
+    TabletCompactor compactor = new TabletCompactor(tablets, TabletCompaction.threadNice(config));
     long drainMs = config.getLong(CLOSE_DRAIN_MS, DEFAULT_CLOSE_DRAIN_MS);
     TabletCloser closer = new TabletCloser(tablets, txns, drainMs);
     compactions = new CompactionScheduler(tablets, compactor, config);
